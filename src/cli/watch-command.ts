@@ -1,0 +1,88 @@
+import { contextNamespace, KubeConfigError, loadKubeConfig } from '../cluster/kubeconfig-loader';
+import { resolutionWaitEvents, resolveWithRetry } from '../cluster/resolve-with-retry';
+import { AbortedError, Informer, KubeConfigTransport, resourceTypeName, type Clock, type ResourceType } from '../informer';
+import type { WatchArgs } from './args';
+import type { JsonLinesWriter } from './json-lines';
+import { lifecycleLine, objectEventLine, snapshotLine } from './output-lines';
+
+export interface WatchIo {
+  out: JsonLinesWriter;
+  clock: Clock;
+  /** Fires to end the watch (a signal, or standard output gone). */
+  stop: AbortSignal;
+}
+
+/**
+ * `kube-watch watch RESOURCE`: one informer on one transport, every handler event and lifecycle
+ * event as a JSON line, and once `stop` fires the informer stopped, the transport disposed and
+ * the snapshot of the cache as the last line.
+ * Throws KubeConfigError or UnknownResourceError (exit status 2) before anything is watched;
+ * once watching, it only returns when `stop` fires. Network failures and refusals during
+ * discovery are retried like the informer retries them, and reported as lifecycle lines.
+ */
+export async function runWatch(args: WatchArgs, io: WatchIo): Promise<void> {
+  const { out, clock, stop } = io;
+  const { kc, contextName } = loadKubeConfig({ path: args.kubeconfig, context: args.context });
+  const namespace = args.allNamespaces ? undefined : (args.namespace ?? contextNamespace(kc, contextName) ?? 'default');
+
+  let transport: KubeConfigTransport;
+  try {
+    transport = new KubeConfigTransport(kc);
+  } catch (err) {
+    // The engine's messages here name the cluster and what is wrong with its address, nothing else.
+    throw new KubeConfigError(`context "${contextName}": ${err instanceof Error ? err.message : 'unusable cluster'}`);
+  }
+
+  let informer: Informer | undefined;
+  try {
+    let type: ResourceType;
+    try {
+      type = await resolveWithRetry(transport, args.resource, {
+        clock,
+        signal: stop,
+        unknownIsFinal: true,
+        onWaiting: (wait) => {
+          for (const e of resolutionWaitEvents(wait, clock.now())) out.write(lifecycleLine(e, ''));
+        },
+      });
+    } catch (err) {
+      if (err instanceof AbortedError) {
+        out.write(snapshotLine([]));
+        return;
+      }
+      throw err;
+    }
+
+    const running = new Informer({
+      transport,
+      type,
+      namespace,
+      labelSelector: args.labelSelector,
+      fieldSelector: args.fieldSelector,
+      timeoutSeconds: args.timeoutSeconds,
+      clock,
+      name: `${contextName}/${resourceTypeName(type)}${type.namespaced && namespace ? ` in ${namespace}` : ''}`,
+    });
+    informer = running;
+    running.addHandler({
+      name: 'json lines',
+      onAdd: (obj) => out.write(objectEventLine('add', obj)),
+      onUpdate: (_old, obj) => out.write(objectEventLine('update', obj)),
+      onDelete: (obj, finalStateUnknown) => out.write(objectEventLine('delete', obj, finalStateUnknown)),
+    });
+    running.onLifecycle((e) => out.write(lifecycleLine(e, running.resourceVersion)));
+    running.start();
+
+    await untilAborted(stop);
+    await running.stop();
+    out.write(snapshotLine(running.list()));
+  } finally {
+    await informer?.stop();
+    transport.dispose();
+  }
+}
+
+function untilAborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

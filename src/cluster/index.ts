@@ -1,0 +1,6 @@
+/** Cluster access around the engine: kubeconfig loading, discovery. Nothing here imports `vscode`. */
+export * from './context-fingerprint';
+export * from './discovery';
+export * from './kubeconfig-loader';
+export * from './resolve-with-retry';
+export * from './switchable-transport';

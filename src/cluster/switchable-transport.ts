@@ -1,0 +1,43 @@
+import type { KubeTransport, ListResponse, WatchCallbacks } from '../informer';
+
+/**
+ * A transport that forwards to an inner transport which can be replaced, so that informers
+ * built on it survive a credential rotation (F21): swap the inner transport, restart the
+ * informers (which aborts what the old one had in flight and relists through the new one,
+ * keeping their caches), then dispose the old one.
+ * Invariant: every request goes to the inner transport current when the request starts.
+ */
+export class SwitchableTransport implements KubeTransport {
+  private inner: KubeTransport;
+
+  constructor(inner: KubeTransport) {
+    this.inner = inner;
+  }
+
+  get server(): string {
+    return this.inner.server;
+  }
+
+  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
+    return this.inner.getJson<T>(path, query, signal);
+  }
+
+  list(path: string, query: Record<string, string>, signal: AbortSignal): Promise<ListResponse> {
+    return this.inner.list(path, query, signal);
+  }
+
+  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks): Promise<void> {
+    return this.inner.watch(path, query, signal, callbacks);
+  }
+
+  /** Makes `next` the inner transport and returns the previous one, which the caller disposes. */
+  swap(next: KubeTransport): KubeTransport {
+    const previous = this.inner;
+    this.inner = next;
+    return previous;
+  }
+
+  dispose(): void {
+    this.inner.dispose();
+  }
+}

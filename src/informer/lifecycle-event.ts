@@ -1,0 +1,29 @@
+import type { InformerState } from './informer-state';
+
+/**
+ * Everything that happens to a watch, as a typed stream for the log channel, the CLI and tests.
+ * No event ever carries a credential: reasons come from server Status messages and network
+ * error codes only.
+ */
+export type LifecycleEvent =
+  | { type: 'state'; state: InformerState }
+  | { type: 'list-started'; relist: boolean; resourceVersion?: string }
+  | { type: 'list-page'; page: number; items: number }
+  | { type: 'list-done'; items: number; pages: number; resourceVersion: string; durationMs: number }
+  | { type: 'list-restarted'; reason: string }
+  | { type: 'synced'; resourceVersion: string; objects: number }
+  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number }
+  | { type: 'watch-closed'; resourceVersion?: string; reason: string; events: number; durationMs: number }
+  | { type: 'bookmark'; resourceVersion: string }
+  | { type: 'expired'; resourceVersion?: string; message: string }
+  | { type: 'relist'; reason: string }
+  | { type: 'backoff'; attempt: number; delayMs: number; cause: string; retryAt: number }
+  | { type: 'warning'; message: string; eventType?: string }
+  | { type: 'handler-error'; handler: string; message: string }
+  | { type: 'restart'; reason: string }
+  | { type: 'stopped' };
+
+export type LifecycleEventType = LifecycleEvent['type'];
+
+/** A lifecycle event stamped with the time it happened. */
+export type TimedLifecycleEvent = LifecycleEvent & { at: number };

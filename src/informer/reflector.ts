@@ -1,0 +1,481 @@
+import { AbortedError, ApiError, ProtocolError, TransportError, describeError } from './api-error';
+import { Backoff } from './backoff';
+import type { Clock, TimerHandle } from './clock';
+import type { InformerPhase, InformerStats } from './informer-state';
+import { isKubeObject, type KubeObject } from './kube-object';
+import type { LifecycleEvent } from './lifecycle-event';
+import { collectionPath, groupVersion, type ResourceType } from './resource-type';
+import { sleep } from './sleep';
+import type { Store } from './store';
+import type { Transform } from './transform';
+import type { KubeTransport } from './transport';
+
+/** What a reflector needs from the informer that owns it. */
+export interface ReflectorHost {
+  readonly store: Store;
+  readonly stats: InformerStats;
+  setPhase(phase: InformerPhase, reason?: string, nextRetryAt?: number): void;
+  markSynced(resourceVersion: string): void;
+  emit(event: LifecycleEvent): void;
+}
+
+export interface ReflectorOptions {
+  transport: KubeTransport;
+  type: ResourceType;
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Items per list page; 0 disables pagination. */
+  pageSize: number;
+  /** Fixed watch timeoutSeconds; when undefined it is drawn from [min, 2·min) for every watch. */
+  timeoutSeconds?: number;
+  minWatchTimeoutSeconds: number;
+  /** How far past the watch's timeoutSeconds a silent stream is considered half-open. */
+  noDataGraceMs: number;
+  /** Deadline for a list page or for a watch's response headers. */
+  requestTimeoutMs: number;
+  /** Upper bound on a server's Retry-After. */
+  maxRetryAfterMs: number;
+  transform: Transform;
+  clock: Clock;
+  backoff: Backoff;
+}
+
+/** Why a loop iteration ended, and what to do next. */
+interface Decision {
+  relist: boolean;
+  relistReason?: string;
+  /** 'backoff' = the jittered backoff; 'slow' = at the cap; a number = at least that long. */
+  wait: 'none' | 'backoff' | 'slow' | number;
+  phase: InformerPhase;
+  reason: string;
+}
+
+const NETWORK_UNREACHABLE = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ECREDENTIALS',
+  'EPROTO',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+]);
+
+/** Consecutive failures after which even "retry at once" decisions back off. */
+const TIGHT_LOOP_GUARD = 3;
+
+/**
+ * The list/watch state machine for one informer. It owns the resourceVersion:
+ * - after a complete list, the list's resourceVersion;
+ * - while watching, the resourceVersion of the last event or bookmark delivered.
+ * A watch always resumes from that resourceVersion; only expiry (410), a persistent
+ * too-large resourceVersion, repeated errors or a failed short watch lead to a relist.
+ * A list is published to the store only when its last page has arrived.
+ */
+export class Reflector {
+  private resourceVersion = '';
+
+  constructor(
+    private readonly host: ReflectorHost,
+    private readonly o: ReflectorOptions,
+  ) {}
+
+  get lastResourceVersion(): string {
+    return this.resourceVersion;
+  }
+
+  /** Runs until `signal` fires. Never rejects. */
+  async run(signal: AbortSignal): Promise<void> {
+    let needList = true;
+    let relistReason: string | undefined;
+    let consecutiveFailures = 0;
+    let lastErrorKey = '';
+    let sameErrorCount = 0;
+    this.host.setPhase('connecting');
+    while (!signal.aborted) {
+      try {
+        if (needList) {
+          await this.listAll(signal, relistReason);
+          needList = false;
+          relistReason = undefined;
+        }
+        const outcome = await this.watchOnce(signal);
+        if (outcome.healthy) {
+          consecutiveFailures = 0;
+          lastErrorKey = '';
+          sameErrorCount = 0;
+          continue; // F04: clean end, re-watch at once from the last resourceVersion
+        }
+        throw new ShortWatchError();
+      } catch (err) {
+        if (signal.aborted) break;
+        const decision = this.decide(err);
+        consecutiveFailures++;
+        const key = errorKey(err);
+        sameErrorCount = key === lastErrorKey ? sameErrorCount + 1 : 1;
+        lastErrorKey = key;
+        if (!decision.relist && sameErrorCount >= 2 && repeatsLeadToRelist(err)) {
+          decision.relist = true;
+          decision.relistReason = `the same error repeated: ${decision.reason}`;
+        }
+        if (decision.relist) {
+          needList = true;
+          relistReason = decision.relistReason ?? decision.reason;
+        }
+        let wait = decision.wait;
+        if (wait === 'none' && consecutiveFailures >= TIGHT_LOOP_GUARD) wait = 'backoff';
+        if (wait === 'none') continue; // listAll or the next watch sets the phase
+        const { delayMs, attempt } = this.delayFor(wait);
+        const retryAt = this.o.clock.now() + delayMs;
+        this.host.setPhase(decision.phase, decision.reason, retryAt);
+        this.host.emit({ type: 'backoff', attempt, delayMs: Math.round(delayMs), cause: decision.reason, retryAt });
+        try {
+          await sleep(this.o.clock, delayMs, signal);
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+
+  private delayFor(wait: 'backoff' | 'slow' | number): { delayMs: number; attempt: number } {
+    if (wait === 'slow') return this.o.backoff.slow();
+    const b = this.o.backoff.next();
+    if (wait === 'backoff') return b;
+    return { delayMs: Math.max(b.delayMs, Math.min(wait, this.o.maxRetryAfterMs)), attempt: b.attempt };
+  }
+
+  /** Maps a failure to what happens next. Pure except for counting stats and logging. */
+  private decide(err: unknown): Decision {
+    const stats = this.host.stats;
+    if (err instanceof ShortWatchError) {
+      stats.errors++;
+      // One early close may be a server shutting down gracefully; a repeat relists (F20).
+      return { relist: false, wait: 'backoff', phase: 'backing-off', reason: err.message };
+    }
+    if (err instanceof ApiError) {
+      stats.errors++;
+      const msg = describeError(err);
+      if (err.isExpired) {
+        stats.expiries++;
+        this.host.emit({ type: 'expired', resourceVersion: this.resourceVersion || undefined, message: err.message });
+        return { relist: true, relistReason: 'expired', wait: 'none', phase: 'listing', reason: `expired: ${err.message}` };
+      }
+      if (err.isResourceVersionTooLarge) {
+        // F13: wait as advised and retry from the same resourceVersion; a repeat relists.
+        return { relist: false, wait: err.retryAfterMs ?? 'backoff', phase: 'backing-off', reason: msg };
+      }
+      switch (err.code) {
+        case 401:
+          return { relist: true, wait: 'slow', phase: 'unauthorized', reason: err.message };
+        case 403:
+          return { relist: true, wait: 'slow', phase: 'forbidden', reason: err.message };
+        case 404:
+          return { relist: true, wait: 'slow', phase: 'not-found', reason: err.message };
+        case 400:
+        case 422:
+          return { relist: true, wait: 'slow', phase: 'backing-off', reason: `the server rejected the request: ${err.message}` };
+      }
+      if (err.retryAfterMs !== undefined) return { relist: false, wait: err.retryAfterMs, phase: 'backing-off', reason: msg };
+      return { relist: false, wait: 'backoff', phase: 'backing-off', reason: msg };
+    }
+    if (err instanceof ProtocolError) {
+      stats.errors++;
+      this.host.emit({ type: 'warning', message: err.message, eventType: err.eventType });
+      return { relist: false, wait: 'none', phase: 'connecting', reason: err.message };
+    }
+    if (err instanceof TransportError) {
+      stats.errors++;
+      const unreachable = err.code !== undefined && NETWORK_UNREACHABLE.has(err.code);
+      return { relist: false, wait: 'backoff', phase: unreachable ? 'unreachable' : 'backing-off', reason: err.message };
+    }
+    if (err instanceof DeadlineError) {
+      stats.errors++;
+      return { relist: false, wait: 'backoff', phase: 'backing-off', reason: err.message };
+    }
+    stats.errors++;
+    const reason = err instanceof AbortedError ? err.message : describeError(err);
+    this.host.emit({ type: 'warning', message: `unexpected failure: ${reason}` });
+    return { relist: true, wait: 'backoff', phase: 'backing-off', reason };
+  }
+
+  private query(extra: Record<string, string>): Record<string, string> {
+    const q: Record<string, string> = {};
+    if (this.o.labelSelector) q.labelSelector = this.o.labelSelector;
+    if (this.o.fieldSelector) q.fieldSelector = this.o.fieldSelector;
+    return Object.assign(q, extra);
+  }
+
+  private get path(): string {
+    return collectionPath(this.o.type, this.o.namespace);
+  }
+
+  /**
+   * A consistent, paginated list. A continue token that expires mid-list (F11) restarts the
+   * list from scratch; nothing reaches the store until the last page is in.
+   */
+  private async listAll(signal: AbortSignal, relistReason: string | undefined): Promise<void> {
+    const stats = this.host.stats;
+    const relist = relistReason !== undefined || stats.lists > 0;
+    if (relistReason !== undefined) this.host.emit({ type: 'relist', reason: relistReason });
+    this.host.setPhase('listing', relistReason);
+    this.host.emit({ type: 'list-started', relist, resourceVersion: this.resourceVersion || undefined });
+    const started = this.o.clock.now();
+    let restarts = 0;
+    for (;;) {
+      const items: KubeObject[] = [];
+      let cont = '';
+      let pages = 0;
+      let listRv = '';
+      try {
+        do {
+          const q = this.query(this.o.pageSize > 0 ? { limit: String(this.o.pageSize) } : {});
+          if (cont) q.continue = cont;
+          const page = await this.withDeadline(signal, (s) => this.o.transport.list(this.path, q, s), 'list page');
+          pages++;
+          if (!page || typeof page !== 'object' || !Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== 'string') {
+            throw new ProtocolError('the server answered the list with something that is not a list');
+          }
+          listRv = page.metadata.resourceVersion;
+          this.collect(page.items, page.kind, page.apiVersion, items);
+          this.host.emit({ type: 'list-page', page: pages, items: page.items.length });
+          cont = page.metadata.continue ?? '';
+        } while (cont);
+      } catch (err) {
+        if (err instanceof ApiError && err.isExpired && cont && restarts < 3) {
+          restarts++;
+          this.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}` });
+          continue;
+        }
+        throw err;
+      }
+      if (relist) stats.relists++;
+      stats.lists++;
+      this.host.store.replace(items);
+      this.setResourceVersion(listRv, 'list');
+      this.host.emit({ type: 'list-done', items: items.length, pages, resourceVersion: listRv, durationMs: this.o.clock.now() - started });
+      this.host.markSynced(listRv);
+      return;
+    }
+  }
+
+  /** Validates and transforms list items into `out`, giving them the kind the list implies. */
+  private collect(raw: unknown[], listKind: string | undefined, apiVersion: string | undefined, out: KubeObject[]): void {
+    const kind = listKind?.endsWith('List') ? listKind.slice(0, -4) : this.o.type.kind;
+    const av = apiVersion ?? groupVersion(this.o.type);
+    let skipped = 0;
+    for (const item of raw) {
+      if (!isKubeObject(item)) {
+        skipped++;
+        continue;
+      }
+      if (item.kind === undefined) item.kind = kind;
+      if (item.apiVersion === undefined) item.apiVersion = av;
+      out.push(this.o.transform(item));
+    }
+    if (skipped > 0) this.host.emit({ type: 'warning', message: `skipped ${skipped} list item(s) without a name or resourceVersion` });
+  }
+
+  private setResourceVersion(rv: string, source: 'list' | 'event' | 'bookmark'): void {
+    this.resourceVersion = rv;
+    const stats = this.host.stats;
+    stats.resourceVersion = rv;
+    stats.resourceVersionSource = source;
+    stats.resourceVersionAt = this.o.clock.now();
+  }
+
+  private watchTimeoutSeconds(): number {
+    if (this.o.timeoutSeconds !== undefined) return this.o.timeoutSeconds;
+    const min = this.o.minWatchTimeoutSeconds;
+    return Math.floor(min * (1 + this.o.clock.random()));
+  }
+
+  /**
+   * One watch from the current resourceVersion. Resolves with `healthy: false` for a watch that
+   * the server closed early without sending anything (F20); throws for everything else that
+   * went wrong. ERROR events become ApiErrors.
+   */
+  private async watchOnce(signal: AbortSignal): Promise<{ healthy: boolean }> {
+    const timeoutSeconds = this.watchTimeoutSeconds();
+    const startRv = this.resourceVersion;
+    const query = this.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
+    const ctl = new AbortController();
+    const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
+    signal.addEventListener('abort', onOuterAbort, { once: true });
+    const clock = this.o.clock;
+    const started = clock.now();
+    let events = 0;
+    let failure: Error | undefined;
+    let opened = false;
+    let connectTimer: TimerHandle | undefined = clock.setTimer(
+      () => ctl.abort(new DeadlineError(`no response to the watch within ${Math.round(this.o.requestTimeoutMs / 1000)} s`)),
+      this.o.requestTimeoutMs,
+    );
+    // The no-data deadline: checked in tenths, so a silent stream is cut between 1.0 and 1.1 deadlines.
+    const deadlineMs = timeoutSeconds * 1000 + this.o.noDataGraceMs;
+    let silentTicks = 0;
+    let dataTimer: TimerHandle | undefined;
+    const tick = () => {
+      if (++silentTicks >= 10) {
+        ctl.abort(new DeadlineError(`no data for ${Math.round(deadlineMs / 1000)} s: the connection looks half-open`));
+        return;
+      }
+      dataTimer = clock.setTimer(tick, deadlineMs / 10);
+    };
+    const host = this.host;
+    const stats = host.stats;
+    const store = host.store;
+    const transform = this.o.transform;
+    const fail = (err: Error) => {
+      if (!failure) failure = err;
+      ctl.abort(err);
+    };
+
+    try {
+      await this.o.transport.watch(this.path, query, ctl.signal, {
+        onOpen: () => {
+          opened = true;
+          connectTimer?.cancel();
+          connectTimer = undefined;
+          stats.watches++;
+          dataTimer = clock.setTimer(tick, deadlineMs / 10);
+          host.setPhase('watching');
+          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds });
+        },
+        onData: () => {
+          silentTicks = 0;
+        },
+        onLine: (parsed, raw) => {
+          if (failure) return;
+          if (parsed === undefined || typeof parsed !== 'object' || parsed === null) {
+            return fail(new ProtocolError(`malformed line in the watch stream: ${truncate(raw)}`));
+          }
+          const ev = parsed as { type?: unknown; object?: unknown };
+          const type = ev.type;
+          switch (type) {
+            case 'ADDED':
+            case 'MODIFIED':
+            case 'DELETED': {
+              const obj = ev.object;
+              if (!isKubeObject(obj)) return fail(new ProtocolError(`${type} event without object metadata`, type));
+              events++;
+              const rv = obj.metadata.resourceVersion as string;
+              const t = transform(obj);
+              if (type === 'DELETED') store.remove(t);
+              else store.upsert(t);
+              this.resourceVersion = rv;
+              stats.resourceVersion = rv;
+              stats.resourceVersionSource = 'event';
+              stats.resourceVersionAt = stats.lastEventAt = clock.now();
+              return;
+            }
+            case 'BOOKMARK': {
+              const rv = (ev.object as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
+              if (typeof rv !== 'string' || rv === '') return fail(new ProtocolError('BOOKMARK event without a resourceVersion', 'BOOKMARK'));
+              events++;
+              this.setResourceVersion(rv, 'bookmark');
+              stats.lastBookmarkAt = stats.resourceVersionAt;
+              host.emit({ type: 'bookmark', resourceVersion: rv });
+              return;
+            }
+            case 'ERROR': {
+              const status = (ev.object ?? {}) as ConstructorParameters<typeof ApiError>[0];
+              return fail(new ApiError(status, 'event'));
+            }
+            default:
+              return fail(new ProtocolError(`unknown watch event type ${JSON.stringify(type)}`, typeof type === 'string' ? type : undefined));
+          }
+        },
+      });
+    } catch (err) {
+      if (!failure) failure = err instanceof Error ? err : new Error(String(err));
+    } finally {
+      connectTimer?.cancel();
+      dataTimer?.cancel();
+      signal.removeEventListener('abort', onOuterAbort);
+    }
+
+    const durationMs = clock.now() - started;
+    if (ctl.signal.aborted && failure === undefined) failure = reasonOf(ctl.signal);
+    // A deadline or our own stop arrives as an AbortedError from the transport: report its cause.
+    if (failure instanceof AbortedError && ctl.signal.reason instanceof Error) failure = ctl.signal.reason;
+    if (opened) {
+      host.emit({
+        type: 'watch-closed',
+        resourceVersion: this.resourceVersion || undefined,
+        reason: failure ? describeError(failure) : 'the server ended the watch',
+        events,
+        durationMs,
+      });
+    }
+    if (failure) throw failure;
+    // A healthy server ends a watch at its timeout. One that ends early with nothing in it is broken.
+    const healthy = events > 0 || durationMs >= (timeoutSeconds * 1000) / 2;
+    return { healthy };
+  }
+
+  /** Runs one request with the request deadline. */
+  private async withDeadline<T>(signal: AbortSignal, fn: (s: AbortSignal) => Promise<T>, what: string): Promise<T> {
+    const ctl = new AbortController();
+    const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
+    signal.addEventListener('abort', onOuterAbort, { once: true });
+    const timer = this.o.clock.setTimer(
+      () => ctl.abort(new DeadlineError(`no answer to the ${what} within ${Math.round(this.o.requestTimeoutMs / 1000)} s`)),
+      this.o.requestTimeoutMs,
+    );
+    try {
+      return await fn(ctl.signal);
+    } catch (err) {
+      if (ctl.signal.reason instanceof DeadlineError) throw ctl.signal.reason;
+      throw err;
+    } finally {
+      timer.cancel();
+      signal.removeEventListener('abort', onOuterAbort);
+    }
+  }
+}
+
+/** A request or stream exceeded its deadline. */
+class DeadlineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeadlineError';
+  }
+}
+
+/** The server closed a watch early without sending anything. */
+class ShortWatchError extends Error {
+  constructor() {
+    super('the server closed the watch at once without sending any event');
+    this.name = 'ShortWatchError';
+  }
+}
+
+function reasonOf(signal: AbortSignal): Error {
+  const r: unknown = signal.reason;
+  return r instanceof Error ? r : new AbortedError(String(r));
+}
+
+/** Errors that relist when they repeat (F16): server-side failures, not refusals or the network. */
+function repeatsLeadToRelist(err: unknown): boolean {
+  if (err instanceof ShortWatchError) return true;
+  if (err instanceof ApiError) return err.isResourceVersionTooLarge || (err.code >= 500 && err.code !== 503) || err.origin === 'event';
+  return false;
+}
+
+function errorKey(err: unknown): string {
+  if (err instanceof ApiError) return `api:${err.origin}:${err.code}:${err.reason}`;
+  if (err instanceof TransportError) return `net:${err.code ?? ''}`;
+  return err instanceof Error ? err.name : 'unknown';
+}
+
+function truncate(s: string): string {
+  return s.length > 120 ? `${s.slice(0, 120)}…` : s;
+}

@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FakeApiServer } from '../support/apiserver';
+import { buildCli, CliProcess, runCli, type Line } from './cli-process';
+
+/**
+ * The headless CLI as a person runs it: `node dist/cli.js watch ...` in a child process, against
+ * the fake API server over HTTPS, with a kubeconfig file in a temp dir.
+ */
+describe('cli: kube-watch watch', function () {
+  this.timeout(30_000);
+  let server: FakeApiServer;
+  let dir: string;
+  let kubeconfig: string;
+  let env: NodeJS.ProcessEnv;
+  const running: CliProcess[] = [];
+
+  before(async function () {
+    this.timeout(60_000);
+    await buildCli();
+  });
+
+  beforeEach(async () => {
+    server = await FakeApiServer.start({ token: 'cli-token' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-cli-'));
+    kubeconfig = path.join(dir, 'config');
+    server.writeKubeconfig(kubeconfig, { context: 'fake', token: 'cli-token' });
+    // No ambient kubeconfig may leak into the child.
+    env = { PATH: process.env.PATH, HOME: dir, KUBECONFIG: '' };
+  });
+
+  afterEach(async () => {
+    for (const p of running.splice(0)) await p.stop('SIGKILL');
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function start(...args: string[]): CliProcess {
+    const p = new CliProcess(['watch', ...args, '--kubeconfig', kubeconfig], env);
+    running.push(p);
+    return p;
+  }
+
+  const identities = (objs: { metadata: { namespace?: string; name: string; uid?: string; resourceVersion?: string } }[]) =>
+    objs
+      .map((o) => ({ ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion }))
+      .sort((a, b) => `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`));
+
+  /** Stops with `signal` and returns the snapshot, checking it is the last line and the exit is clean. */
+  async function snapshotAfter(p: CliProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<unknown> {
+    const { code } = await p.stop(signal);
+    assert.equal(code, 0, `exit code; stderr: ${p.stderr}`);
+    assert.equal(p.stderr, '');
+    assert.deepEqual(p.junk, [], 'every stdout line is JSON');
+    const last = p.lines[p.lines.length - 1];
+    assert.ok(last && 'snapshot' in last, `the last line is the snapshot, got ${JSON.stringify(last)}`);
+    assert.equal(p.lines.filter((l) => 'snapshot' in l).length, 1);
+    return last.snapshot;
+  }
+
+  it('prints add, update and delete as JSON lines, lifecycle lines, and the snapshot on SIGTERM', async () => {
+    server.create('configmaps', { metadata: { name: 'before', namespace: 'default' }, data: { v: '0' } });
+    server.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'other' }, data: { v: '0' } });
+    const p = start('configmaps');
+    await p.waitFor((l) => l.lifecycle === 'synced', 'synced');
+    await p.waitFor((l) => l.lifecycle === 'watch-opened', 'watch-opened');
+    const before = server.get('configmaps', 'default', 'before');
+    assert.ok(before);
+    assert.deepEqual(
+      p.lines.find((l) => l.event === 'add'),
+      { event: 'add', namespace: 'default', name: 'before', uid: before.metadata.uid, resourceVersion: before.metadata.resourceVersion },
+    );
+
+    server.create('configmaps', { metadata: { name: 'x', namespace: 'default' }, data: { v: '1' } });
+    const added = await p.waitFor((l) => l.event === 'add' && l.name === 'x', 'add of x');
+    const x = server.get('configmaps', 'default', 'x');
+    assert.ok(x);
+    assert.equal(added.uid, x.metadata.uid);
+    server.update('configmaps', { ...x, data: { v: '2' } });
+    const updated = await p.waitFor((l) => l.event === 'update' && l.name === 'x', 'update of x');
+    assert.equal(updated.resourceVersion, server.get('configmaps', 'default', 'x')?.metadata.resourceVersion);
+    server.create('configmaps', { metadata: { name: 'y', namespace: 'default' }, data: { v: '1' } });
+    server.delete('configmaps', 'default', 'before');
+    const deleted = await p.waitFor((l) => l.event === 'delete', 'delete of before');
+    assert.equal(deleted.name, 'before');
+    assert.equal(deleted.finalStateUnknown, undefined);
+    await p.waitFor((l) => l.event === 'add' && l.name === 'y', 'add of y');
+
+    // Lifecycle: the states and events of a healthy start, each with an ISO time.
+    const lifecycle = p.lines.filter((l) => typeof l.lifecycle === 'string');
+    for (const name of ['connecting', 'listing', 'list-started', 'list-done', 'synced', 'watching', 'watch-opened']) {
+      assert.ok(lifecycle.some((l) => l.lifecycle === name), `a ${name} line`);
+    }
+    for (const l of lifecycle) assert.match(String(l.at), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const listDone = lifecycle.find((l) => l.lifecycle === 'list-done');
+    assert.equal(listDone?.items, 1);
+    assert.equal(typeof listDone?.resourceVersion, 'string');
+    // Nothing from another namespace: the default namespace is "default".
+    assert.ok(!p.lines.some((l) => l.name === 'elsewhere'));
+
+    const snapshot = await snapshotAfter(p);
+    assert.deepEqual(snapshot, identities(server.list('configmaps', 'default')));
+    assert.ok(p.lines.some((l) => l.lifecycle === 'stopped'), 'a stopped line before the snapshot');
+    assert.equal(server.openWatches(), 0);
+  });
+
+  it('watches every namespace with -A and stops cleanly on SIGINT', async () => {
+    server.create('configmaps', { metadata: { name: 'a', namespace: 'ns1' } });
+    server.create('configmaps', { metadata: { name: 'b', namespace: 'ns2' } });
+    const p = start('cm', '-A');
+    await p.waitFor((l) => l.lifecycle === 'synced', 'synced');
+    const snapshot = await snapshotAfter(p, 'SIGINT');
+    assert.deepEqual(snapshot, identities(server.list('configmaps')));
+  });
+
+  it("uses the context's namespace by default, and the selectors and timeout given", async () => {
+    server.writeKubeconfig(kubeconfig, { context: 'fake', token: 'cli-token', namespace: 'team' });
+    server.create('configmaps', { metadata: { name: 'mine', namespace: 'team', labels: { app: 'web' } } });
+    server.create('configmaps', { metadata: { name: 'other-label', namespace: 'team', labels: { app: 'db' } } });
+    server.create('configmaps', { metadata: { name: 'not-mine', namespace: 'default', labels: { app: 'web' } } });
+    const p = start('configmaps', '-l', 'app=web', '--timeout-seconds', '7');
+    const opened = await p.waitFor((l) => l.lifecycle === 'watch-opened', 'watch-opened');
+    assert.equal(opened.timeoutSeconds, 7);
+    const watch = server.requests.find((r) => r.verb === 'watch' && r.resource === 'configmaps');
+    assert.equal(watch?.namespace, 'team');
+    assert.equal(watch?.query.timeoutSeconds, '7');
+    assert.equal(watch?.query.labelSelector, 'app=web');
+    const snapshot = (await snapshotAfter(p)) as Line[];
+    assert.deepEqual(
+      snapshot.map((o) => o.name),
+      ['mine'],
+    );
+  });
+
+  it('resolves deployments.apps and a custom resource widgets.v1.example.com', async () => {
+    server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true });
+    server.create('deployments.apps', { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 } });
+    server.create('widgets.example.com', { metadata: { name: 'w1', namespace: 'default' }, spec: {} });
+
+    const deployments = start('deployments.apps');
+    const widgets = start('widgets.v1.example.com');
+    await deployments.waitFor((l) => l.event === 'add' && l.name === 'web', 'the deployment');
+    await widgets.waitFor((l) => l.event === 'add' && l.name === 'w1', 'the widget');
+    server.create('widgets.example.com', { metadata: { name: 'w2', namespace: 'default' }, spec: {} });
+    await widgets.waitFor((l) => l.event === 'add' && l.name === 'w2', 'the second widget');
+    assert.ok(server.requests.some((r) => r.verb === 'watch' && r.path.startsWith('/apis/apps/v1/namespaces/default/deployments')));
+    assert.ok(server.requests.some((r) => r.verb === 'watch' && r.path.startsWith('/apis/example.com/v1/namespaces/default/widgets')));
+    assert.deepEqual(await snapshotAfter(deployments), identities(server.list('deployments.apps', 'default')));
+    assert.deepEqual(await snapshotAfter(widgets), identities(server.list('widgets.example.com', 'default')));
+  });
+
+  describe('failures: exit 2 with one line on standard error', () => {
+    async function expectFailure(args: string[], pattern: RegExp): Promise<void> {
+      const { code, stdout, stderr } = await runCli(args, env);
+      assert.equal(code, 2, `exit code for ${args.join(' ')}; stderr: ${stderr}`);
+      const lines = stderr.split('\n').filter((l) => l !== '');
+      assert.equal(lines.length, 1, `one stderr line, got: ${stderr}`);
+      assert.match(lines[0], /^kube-watch: /);
+      assert.match(lines[0], pattern);
+      assert.doesNotMatch(stderr, /\n\s+at |Error:/, 'no stack trace');
+      assert.doesNotMatch(stderr, /cli-token/, 'no credential');
+      assert.deepEqual(stdout, []);
+    }
+
+    it('a bad flag', () => expectFailure(['watch', 'pods', '--no-such-flag', '--kubeconfig', kubeconfig], /unknown option --no-such-flag/));
+    it('a missing resource argument', () => expectFailure(['watch'], /missing RESOURCE/));
+    it('an unknown resource', () => expectFailure(['watch', 'foo', '--kubeconfig', kubeconfig], /the server has no resource type "foo"/));
+    it('a missing kubeconfig file', () => expectFailure(['watch', 'pods', '--kubeconfig', path.join(dir, 'nope')], /cannot read kubeconfig .*nope: no such file/));
+    it('an unknown context', () => expectFailure(['watch', 'pods', '--kubeconfig', kubeconfig, '--context', 'nope'], /context "nope" does not exist .*available contexts: fake/));
+    it('a malformed kubeconfig, without echoing it', async () => {
+      fs.writeFileSync(kubeconfig, 'users:\n- name: u\n  user: {token: cli-token: [\n');
+      await expectFailure(['watch', 'pods', '--kubeconfig', kubeconfig], /is not valid YAML at line/);
+    });
+  });
+
+  it('keeps retrying while the server is unreachable, reporting it, and still exits 0 on SIGTERM', async () => {
+    await server.close();
+    const p = start('configmaps');
+    const line = await p.waitFor((l) => l.lifecycle === 'unreachable', 'an unreachable line');
+    assert.match(String(line.reason), /ECONNREFUSED/);
+    await p.waitFor((l) => l.lifecycle === 'backoff', 'a backoff line');
+    assert.deepEqual(await snapshotAfter(p), []);
+    server = await FakeApiServer.start({ token: 'cli-token' }); // for afterEach
+  });
+
+  it('prints --help and --version and exits 0', async () => {
+    // Neither is JSON: the raw lines land in `junk`.
+    const help = new CliProcess(['--help'], env);
+    assert.equal((await help.exited).code, 0);
+    assert.match(help.junk.join('\n'), /kube-watch watch RESOURCE/);
+    const version = new CliProcess(['--version'], env);
+    assert.equal((await version.exited).code, 0);
+    assert.match(version.junk.join(''), /^\d+\.\d+\.\d+$/);
+  });
+
+  it('exits quietly with 0 when the reader of its standard output goes away (EPIPE)', async () => {
+    const p = start('configmaps');
+    await p.waitFor((l) => l.lifecycle === 'watch-opened', 'watch-opened');
+    p.closeStdout();
+    for (let i = 0; i < 20; i++) server.create('configmaps', { metadata: { name: `after-close-${i}`, namespace: 'default' } });
+    const { code } = await p.stop('SIGKILL', 10_000, false);
+    assert.equal(code, 0);
+    assert.equal(p.stderr, '');
+  });
+});

@@ -1,0 +1,170 @@
+import assert from 'node:assert/strict';
+import { KubeConfig } from '@kubernetes/client-node';
+import { acceleratedClock, seededRandom, type Clock } from '../../src/informer/clock';
+import { Informer, type InformerOptions } from '../../src/informer/informer';
+import type { InformerPhase } from '../../src/informer/informer-state';
+import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import type { LifecycleEvent, TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
+import type { ResourceType } from '../../src/informer/resource-type';
+import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';
+import { EventRecorder, identity, identityLines, type ObjectIdentity } from '../support/event-recorder';
+import type { ClientUnderTest } from './client-under-test';
+import type { FaultContext } from './scenario';
+
+/**
+ * How much faster than real time the tests run: the informer's clock and the server's
+ * seconds are scaled by the same factor, so a 30 s backoff cap lasts 120 ms and a 5 to 10
+ * minute watch lasts 1.2 to 2.4 s, while every duration keeps its real proportion.
+ */
+export const SCALE = 250;
+/** Real milliseconds per server second at SCALE. */
+export const SERVER_MS_PER_SECOND = 1000 / SCALE;
+
+/** Upper bound, in real milliseconds, for anything a test waits for. A bound, not a timing assertion. */
+export const WAIT_BOUND_MS = 15_000;
+
+export const configmaps: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
+
+export interface RigOptions {
+  server?: FakeApiServerOptions;
+  informer?: Partial<InformerOptions>;
+  namespace?: string;
+  /** Objects created before the informer starts. */
+  initialObjects?: number;
+  /** Seed for the clock's randomness (jitter, watch timeouts). */
+  seed?: number;
+  /** Do not start the informer. */
+  noStart?: boolean;
+}
+
+/** A fake API server on loopback, our informer on the real client stack, and its records. */
+export class Rig implements FaultContext {
+  readonly recorder = new EventRecorder();
+  readonly lifecycle: TimedLifecycleEvent[] = [];
+  readonly clock: Clock;
+  informer!: Informer;
+  transport!: KubeConfigTransport;
+  private counter = 0;
+
+  private constructor(
+    readonly server: FakeApiServer,
+    readonly namespace: string,
+    seed: number,
+  ) {
+    this.clock = acceleratedClock(SCALE, seededRandom(seed));
+  }
+
+  static async start(opts: RigOptions = {}): Promise<Rig> {
+    const server = await FakeApiServer.start({ timeScale: SERVER_MS_PER_SECOND, ...opts.server });
+    const rig = new Rig(server, opts.namespace ?? 'default', opts.seed ?? 1);
+    for (let i = 0; i < (opts.initialObjects ?? 0); i++) rig.createObject();
+    const kc = new KubeConfig();
+    kc.loadFromString(server.kubeconfig());
+    rig.transport = new KubeConfigTransport(kc);
+    rig.informer = new Informer({
+      transport: rig.transport,
+      type: configmaps,
+      namespace: rig.namespace,
+      clock: rig.clock,
+      // Generous per-request deadline: the machine may be loaded; tests that need a short one set it.
+      requestTimeoutMs: 600_000,
+      ...opts.informer,
+    });
+    rig.informer.addHandler(rig.recorder);
+    rig.informer.onLifecycle((e) => rig.lifecycle.push(e));
+    if (!opts.noStart) rig.informer.start();
+    return rig;
+  }
+
+  get ours(): Rig {
+    return this;
+  }
+
+  /** The informer as the scenario surface sees it. */
+  get client(): ClientUnderTest {
+    return {
+      label: 'kube-watch',
+      recorder: this.recorder,
+      cache: () => [...this.informer.store.values()].map(identity),
+      waitForSync: (ms) => this.informer.waitForSync(ms * SCALE),
+      restart: () => this.informer.restart('test'),
+      stop: () => this.informer.stop(),
+      ours: { informer: this.informer, lifecycle: this.lifecycle },
+    };
+  }
+
+  /** Creates a ConfigMap with a unique name (or the given one) in the rig's namespace. */
+  createObject(name = `cm-${this.counter++}`, namespace = this.namespace): void {
+    this.server.create('configmaps', { metadata: { name, namespace }, data: { v: '0' } });
+  }
+
+  updateObject(name: string, value: string, namespace = this.namespace): void {
+    const cur = this.server.get('configmaps', namespace, name);
+    assert.ok(cur, `no object ${namespace}/${name} to update`);
+    this.server.update('configmaps', { ...cur, data: { v: value } });
+  }
+
+  deleteObject(name: string, namespace = this.namespace): void {
+    this.server.delete('configmaps', namespace, name);
+  }
+
+  serverObjects(): ObjectIdentity[] {
+    return this.server.list('configmaps', this.namespace).map((o) => identity(o as Parameters<typeof identity>[0]));
+  }
+
+  async synced(): Promise<void> {
+    assert.equal(await this.informer.waitForSync(WAIT_BOUND_MS * SCALE), true, 'the informer did not sync');
+  }
+
+  /** Waits until the informer's cache equals the server's objects, then checks the replayed events. */
+  async converged(): Promise<void> {
+    await converge(this.server, this.client, this.namespace);
+  }
+
+  events(type: LifecycleEvent['type']): TimedLifecycleEvent[] {
+    return this.lifecycle.filter((e) => e.type === type);
+  }
+
+  async phase(phase: InformerPhase): Promise<void> {
+    await until(() => this.informer.state.phase === phase, `phase ${phase} (now ${this.informer.state.phase}: ${this.informer.state.reason ?? ''})`);
+  }
+
+  async close(): Promise<void> {
+    await this.informer.stop();
+    this.transport.dispose();
+    await this.server.close();
+  }
+}
+
+/**
+ * FAULTS.md's convergence: the cache equals the server's objects (keys, uids,
+ * resourceVersions), and the handler events replayed onto an empty map give the same.
+ */
+export async function converge(server: FakeApiServer, client: ClientUnderTest, namespace: string, boundMs = WAIT_BOUND_MS): Promise<void> {
+  const expected = () => identityLines(server.list('configmaps', namespace).map((o) => identity(o as Parameters<typeof identity>[0])));
+  try {
+    await until(() => sameLines(identityLines(client.cache()), expected()), 'the cache to equal the server', boundMs);
+  } catch {
+    assert.deepEqual(identityLines(client.cache()), expected(), 'cache differs from the server');
+  }
+  const replayed = identityLines(client.recorder.replay().values());
+  assert.deepEqual(replayed, expected(), 'replayed handler events differ from the server');
+}
+
+function sameLines(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** Polls `predicate` until it holds; throws naming `what` after `boundMs` real milliseconds. */
+export async function until(predicate: () => boolean, what: string, boundMs = WAIT_BOUND_MS): Promise<void> {
+  const deadline = Date.now() + boundMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 2));
+  }
+}
+
+/** Lets real time pass (for "nothing happens" checks), expressed in informer-clock milliseconds. */
+export function clockSleep(clockMs: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, clockMs / SCALE));
+}

@@ -1,0 +1,17 @@
+import type { Scenario } from '../scenario';
+import { deltaScenarios } from './deltas';
+import { expiryScenarios } from './expiry';
+import { reconnectScenarios } from './reconnect';
+import { refusalScenarios } from './refusals';
+import { restartScenarios } from './restart';
+import { streamScenarios } from './stream';
+
+/** Every fault scenario, in FAULTS.md order of their ids. */
+export const allScenarios: Scenario[] = [
+  ...expiryScenarios,
+  ...reconnectScenarios,
+  ...deltaScenarios,
+  ...refusalScenarios,
+  ...streamScenarios,
+  ...restartScenarios,
+].sort((a, b) => a.title.slice(0, 3).localeCompare(b.title.slice(0, 3)));

@@ -1,0 +1,23 @@
+import assert from 'node:assert/strict';
+import { LineSplitter } from '../../src/informer/line-splitter';
+
+describe('LineSplitter', () => {
+  it('splits lines inside and across chunks, skipping blank lines and CRs', () => {
+    const lines: string[] = [];
+    const s = new LineSplitter((l) => lines.push(l));
+    s.push(Buffer.from('{"a":1}\n{"b"'));
+    s.push(Buffer.from(':2}\r\n\n{"c'));
+    s.push(Buffer.from('":"é'));
+    s.push(Buffer.from('"}\n{"d":4}'));
+    s.end();
+    assert.deepEqual(lines, ['{"a":1}', '{"b":2}', '{"c":"é"}', '{"d":4}']);
+  });
+
+  it('keeps multi-byte characters split between chunks intact', () => {
+    const lines: string[] = [];
+    const s = new LineSplitter((l) => lines.push(l));
+    const bytes = Buffer.from('"ü€"\n');
+    for (let i = 0; i < bytes.length; i++) s.push(bytes.subarray(i, i + 1));
+    assert.deepEqual(lines, ['"ü€"']);
+  });
+});

@@ -1,0 +1,457 @@
+/**
+ * A local Kubernetes API server for tests that speaks the wire protocol of kube-apiserver 1.26
+ * (see /work/shared/fixtures/apiserver): list with pagination, watch with replay, bookmarks,
+ * expiry, timeouts, discovery, bearer-token auth, and injectable faults.
+ *
+ * Invariants:
+ * - All resources share one resourceVersion counter and one bounded history (store.ts).
+ * - Requests are handled synchronously, so `requests[i].status` is final when the handler returns
+ *   (0 = no response was sent: refused, reset, or left unanswered by a `silent` fault).
+ * - `close()` ends every watch, timer and socket, so the process can exit.
+ */
+import * as http from 'node:http';
+import * as https from 'node:https';
+import { writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type {
+  Fault,
+  FaultHandle,
+  FaultMatch,
+  FakeApiServerOptions,
+  KubeObjectJson,
+  KubeconfigOptions,
+  RequestRecord,
+  RequestVerb,
+  ResourceDefinition,
+} from './types';
+import { ObjectStore, objectKey } from './store';
+import { ResourceRegistry, qualifiedName } from './resources';
+import { FaultRegistry } from './faults';
+import { ConnectionTracker } from './connections';
+import { parsePath, isTrue, type Route } from './router';
+import { sendJson, sendPlain, sendPlainNotFound } from './responses';
+import * as status from './status';
+import { apiGroup, apiGroupList, apiResourceList, apiVersions, versionInfo } from './discovery';
+import { listObjects, parseRv, predicateFor } from './list';
+import { WatchStream } from './watch-stream';
+import { atResourceVersion, prepareCreate, prepareUpdate, uuidFrom, withTypeMeta } from './object-meta';
+import { loadTlsMaterial } from './tls';
+import { renderKubeconfig } from './kubeconfig';
+import { parseFieldSelector } from './selectors';
+
+type ResourceRoute = Extract<Route, { kind: 'resource' }>;
+
+export class FakeApiServer {
+  readonly caPem: string;
+  readonly requests: RequestRecord[] = [];
+
+  private readonly tls: boolean;
+  private token: string;
+  private readonly watchCache: boolean;
+  private readonly timeScale: number;
+  private readonly bookmarkIntervalMs: number;
+  private readonly minRequestTimeoutSeconds: number;
+  private readonly random: () => number;
+  private readonly store: ObjectStore;
+  private readonly registry = new ResourceRegistry();
+  private readonly faults = new FaultRegistry();
+  private readonly connections = new ConnectionTracker();
+  private readonly watches = new Set<WatchStream>();
+  private readonly server: http.Server;
+  private port: number;
+  private listening = false;
+
+  private constructor(opts: FakeApiServerOptions) {
+    this.tls = opts.tls ?? true;
+    this.token = opts.token ?? 'test-token';
+    this.watchCache = opts.watchCache ?? true;
+    this.timeScale = opts.timeScale ?? 1000;
+    this.bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 60 * this.timeScale;
+    this.minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
+    this.random = opts.random ?? Math.random;
+    this.port = opts.port ?? 0;
+    this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
+    const material = loadTlsMaterial();
+    this.caPem = material.caPem;
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
+    this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem }, handler) : http.createServer(handler);
+    this.connections.attach(this.server);
+  }
+
+  /** Starts a server listening on 127.0.0.1. */
+  static async start(opts: FakeApiServerOptions = {}): Promise<FakeApiServer> {
+    const s = new FakeApiServer(opts);
+    await s.listen();
+    return s;
+  }
+
+  /** e.g. https://127.0.0.1:PORT */
+  get url(): string {
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
+  }
+
+  /** The current global resourceVersion. */
+  get resourceVersion(): string {
+    return String(this.store.rv);
+  }
+
+  /** The oldest resourceVersion a watch can still start from (history holds everything newer). */
+  get oldestResourceVersion(): string {
+    return String(this.store.oldestRv);
+  }
+
+  /** Changes the accepted bearer token (token rotation). */
+  setToken(token: string): void {
+    this.token = token;
+  }
+
+  // ---- resource types ----------------------------------------------------------------------
+
+  defineResource(def: ResourceDefinition): void {
+    this.registry.define(def);
+  }
+
+  /**
+   * Removes a resource type like a CRD deletion: every object gets a DELETED event, open watches
+   * of the type end, then requests get 404 (plain text once its group has no resource left).
+   * Returns the removed definition (to define it again later); throws for an unknown type.
+   */
+  removeResource(group: string, resource: string): ResourceDefinition {
+    const name = qualifiedName({ group, resource });
+    const def = this.registry.byName(name);
+    if (!def) throw new Error(`removeResource: unknown resource "${name}"`);
+    for (const obj of this.list(name)) this.delete(name, obj.metadata.namespace, obj.metadata.name);
+    for (const w of [...this.watches]) if (w.resource === name) w.end();
+    this.registry.remove(group, resource);
+    this.store.dropResource(name);
+    return { ...def };
+  }
+
+  // ---- objects -----------------------------------------------------------------------------
+
+  create(resource: string, obj: object): KubeObjectJson {
+    const def = this.resolve(resource);
+    const input = structuredClone(obj) as KubeObjectJson;
+    if (!input.metadata || typeof input.metadata !== 'object') throw new Error('create: object has no metadata');
+    const meta = input.metadata as KubeObjectJson['metadata'] & { generateName?: string };
+    if (!meta.name && meta.generateName) meta.name = `${meta.generateName}${uuidFrom(this.random).slice(0, 5)}`;
+    if (!meta.name) throw new Error('create: metadata.name is required');
+    const namespace = def.namespaced ? meta.namespace || 'default' : undefined;
+    const key = objectKey(namespace, meta.name);
+    const q = qualifiedName(def);
+    if (this.store.peek(q, key)) throw new Error(`create: ${q} "${key}" already exists`);
+    const rv = this.store.nextRv();
+    const stored = prepareCreate(def, input, rv, this.random);
+    this.store.commit({ rv, resource: q, key, type: 'ADDED', object: stored });
+    return withTypeMeta(def, stored);
+  }
+
+  /** Replaces the object with the same namespace/name (no resourceVersion precondition); keeps uid. */
+  update(resource: string, obj: object): KubeObjectJson {
+    const def = this.resolve(resource);
+    const input = structuredClone(obj) as KubeObjectJson;
+    if (!input.metadata?.name) throw new Error('update: metadata.name is required');
+    const namespace = def.namespaced ? input.metadata.namespace || 'default' : undefined;
+    const key = objectKey(namespace, input.metadata.name);
+    const q = qualifiedName(def);
+    const prev = this.store.peek(q, key);
+    if (!prev) throw new Error(`update: ${q} "${key}" not found`);
+    const rv = this.store.nextRv();
+    const stored = prepareUpdate(def, prev, input, rv);
+    this.store.commit({ rv, resource: q, key, type: 'MODIFIED', object: stored, prev });
+    return withTypeMeta(def, stored);
+  }
+
+  /** Deletes at once (no finalizers); returns the object with the deletion's resourceVersion. */
+  delete(resource: string, namespace: string | undefined, name: string): KubeObjectJson | undefined {
+    const def = this.resolve(resource);
+    const key = objectKey(def.namespaced ? namespace || 'default' : undefined, name);
+    const q = qualifiedName(def);
+    const prev = this.store.peek(q, key);
+    if (!prev) return undefined;
+    const rv = this.store.nextRv();
+    const object = atResourceVersion(prev, rv);
+    this.store.commit({ rv, resource: q, key, type: 'DELETED', object, prev });
+    return withTypeMeta(def, object);
+  }
+
+  get(resource: string, namespace: string | undefined, name: string): KubeObjectJson | undefined {
+    const def = this.resolve(resource);
+    const obj = this.store.peek(qualifiedName(def), objectKey(def.namespaced ? namespace || 'default' : undefined, name));
+    return obj && withTypeMeta(def, obj);
+  }
+
+  /** Current objects (with kind/apiVersion), sorted by namespace/name; all namespaces when none is given. */
+  list(resource: string, namespace?: string): KubeObjectJson[] {
+    const def = this.resolve(resource);
+    return [...this.store.currentObjects(qualifiedName(def))]
+      .filter(([, o]) => namespace === undefined || o.metadata.namespace === namespace)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, o]) => withTypeMeta(def, o));
+  }
+
+  /** Drops the whole history (etcd compaction at the current revision; also what a restarted watch cache looks like). */
+  compact(): void {
+    this.store.compact();
+  }
+
+  // ---- faults ------------------------------------------------------------------------------
+
+  injectFault(fault: Fault, match?: FaultMatch): FaultHandle {
+    return this.faults.add(fault, match);
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  /** Ends every open watch cleanly ('end') or with an RST ('reset'); returns how many. */
+  dropWatches(how: 'end' | 'reset'): number {
+    const open = [...this.watches];
+    for (const w of open) (how === 'end' ? w.end() : w.reset());
+    return open.length;
+  }
+
+  /** Stops listening and destroys every connection: clients then get ECONNREFUSED. */
+  async goDown(): Promise<void> {
+    await this.shutdown();
+  }
+
+  /**
+   * Listens again on the same port. With `{ compact: true }` the history is gone as after a real
+   * apiserver restart (its watch cache starts at the current revision, transcript 09).
+   */
+  async comeUp(opts: { compact?: boolean } = {}): Promise<void> {
+    if (opts.compact) this.store.compact();
+    await this.listen();
+  }
+
+  /** Closes everything the server started; safe to call twice. */
+  async close(): Promise<void> {
+    this.faults.clear();
+    await this.shutdown();
+  }
+
+  // ---- observation -------------------------------------------------------------------------
+
+  /** Watch responses currently open, optionally of one resource ('configmaps', 'deployments.apps'). */
+  openWatches(resource?: string): number {
+    let n = 0;
+    for (const w of this.watches) if (resource === undefined || w.resource === resource) n++;
+    return n;
+  }
+
+  /** TCP connections currently open to the server. */
+  openSockets(): number {
+    return this.connections.count;
+  }
+
+  kubeconfig(opts: KubeconfigOptions = {}): string {
+    return renderKubeconfig({ url: this.url, caPem: this.tls ? this.caPem : undefined, defaultToken: this.token }, opts);
+  }
+
+  writeKubeconfig(path: string, opts: KubeconfigOptions = {}): void {
+    writeFileSync(path, this.kubeconfig(opts));
+  }
+
+  // ---- lifecycle -------------------------------------------------------------------------------
+
+  private async listen(): Promise<void> {
+    if (this.listening) return;
+    await new Promise<void>((resolve, reject) => {
+      const onError = (err: Error) => reject(err);
+      this.server.once('error', onError);
+      this.server.listen(this.port, '127.0.0.1', () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    this.port = (this.server.address() as AddressInfo).port;
+    this.listening = true;
+  }
+
+  private async shutdown(): Promise<void> {
+    for (const w of [...this.watches]) w.destroy();
+    if (!this.listening) {
+      await this.connections.destroyAll();
+      return;
+    }
+    this.listening = false;
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.connections.destroyAll();
+    await closed;
+  }
+
+  private resolve(resource: string): ResourceDefinition {
+    const exact = this.registry.byName(resource);
+    if (exact) return exact;
+    const candidates = this.registry.all().filter((d) => d.resource === resource);
+    if (candidates.length === 1) return candidates[0];
+    throw new Error(`unknown resource "${resource}" (use e.g. 'configmaps' or 'deployments.apps')`);
+  }
+
+  // ---- request handling --------------------------------------------------------------------
+
+  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const query: Record<string, string> = {};
+    for (const [k, v] of url.searchParams) if (!(k in query)) query[k] = v;
+    const route = parsePath(url.pathname);
+    const method = req.method ?? 'GET';
+    const record: RequestRecord = { verb: verbOf(route, method, query), method, path: url.pathname, query, status: 0, at: Date.now() };
+    if (route.kind === 'resource') {
+      record.resource = qualifiedName(route);
+      if (route.namespace !== undefined) record.namespace = route.namespace;
+      if (route.name !== undefined) record.name = route.name;
+    }
+    this.requests.push(record);
+    try {
+      this.dispatch(req, res, route, record);
+    } catch (err) {
+      if (!res.headersSent) sendJson(req, res, query, 500, status.failure(500, 'InternalError', `Internal error occurred: ${(err as Error).message}`, {}));
+    }
+    record.status = res.headersSent ? res.statusCode : 0;
+  }
+
+  private dispatch(req: http.IncomingMessage, res: http.ServerResponse, route: Route, record: RequestRecord): void {
+    const { query } = record;
+    let fault: Fault | undefined;
+    if (route.kind === 'resource' && (record.verb === 'list' || record.verb === 'watch')) {
+      fault = this.faults.take(record.verb, record.resource!);
+      if (fault) record.faulted = fault.type;
+    }
+    if (fault?.type === 'refuse') {
+      req.socket.destroy();
+      return;
+    }
+    if (fault?.type === 'status') {
+      const extra: Record<string, string> = fault.retryAfterSeconds !== undefined ? { 'Retry-After': String(fault.retryAfterSeconds) } : {};
+      sendJson(req, res, query, fault.code, status.faultStatus(fault.code, fault.reason, fault.message, fault.retryAfterSeconds, fault.causes), extra);
+      return;
+    }
+    if (record.verb === 'list' && fault?.type === 'reset') {
+      this.connections.reset(req.socket);
+      return;
+    }
+    if (record.verb === 'list' && fault?.type === 'silent') return;
+
+    const auth = req.headers.authorization;
+    if (auth === undefined) {
+      const body =
+        route.kind === 'resource'
+          ? status.forbiddenResource(forbiddenVerb(record.verb, req.method ?? 'GET'), route.group, route.resource, route.namespace, route.name)
+          : status.forbiddenPath(record.path);
+      sendJson(req, res, query, 403, body, { 'X-Content-Type-Options': 'nosniff' });
+      return;
+    }
+    if (auth !== `Bearer ${this.token}`) {
+      sendJson(req, res, query, 401, status.unauthorized());
+      return;
+    }
+
+    switch (route.kind) {
+      case 'unknown':
+        return sendPlainNotFound(res);
+      case 'nonResource':
+        if (route.path === '/version') return sendJson(req, res, query, 200, versionInfo());
+        return sendPlain(res, 200, 'ok');
+      case 'discovery':
+        return this.serveDiscovery(req, res, route, query);
+      case 'resource':
+        return this.serveResource(req, res, route, record, fault);
+    }
+  }
+
+  private serveDiscovery(req: http.IncomingMessage, res: http.ServerResponse, route: Extract<Route, { kind: 'discovery' }>, query: Record<string, string>): void {
+    let doc: object | undefined;
+    if (route.doc === 'api') doc = apiVersions(`127.0.0.1:${this.port}`);
+    else if (route.doc === 'apis') doc = apiGroupList(this.registry);
+    else if (route.doc === 'group') doc = apiGroup(this.registry, route.group!);
+    else doc = apiResourceList(this.registry, route.group!, route.version!);
+    if (!doc) return sendPlainNotFound(res);
+    sendJson(req, res, query, 200, doc);
+  }
+
+  private serveResource(req: http.IncomingMessage, res: http.ServerResponse, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
+    const { query } = record;
+    if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
+    const def = this.registry.byPath(route.group, route.version, route.resource);
+    if (!def || (route.namespace !== undefined && !def.namespaced) || route.subresource !== undefined) {
+      return sendJson(req, res, query, 404, status.resourceNotFound());
+    }
+    if (req.method !== 'GET') return sendJson(req, res, query, 405, status.methodNotAllowed());
+    const q = qualifiedName(def);
+
+    if (record.verb === 'get') {
+      const obj = this.store.peek(q, objectKey(route.namespace, route.name!));
+      if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
+      return sendJson(req, res, query, 200, withTypeMeta(def, obj));
+    }
+    if (record.verb === 'list') {
+      const out = listObjects(this.store, def, route.namespace, query, this.watchCache);
+      return out.ok ? sendJson(req, res, query, 200, out.body) : sendJson(req, res, query, out.status.code, out.status);
+    }
+    this.serveWatch(req, res, def, route, query, fault);
+  }
+
+  private serveWatch(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    def: ResourceDefinition,
+    route: ResourceRoute,
+    query: Record<string, string>,
+    fault: Fault | undefined,
+  ): void {
+    const rvParam = query.resourceVersion ?? '';
+    if (query.resourceVersionMatch !== undefined && query.resourceVersionMatch !== '') {
+      const problems = ['resourceVersionMatch is forbidden for watch'];
+      if (rvParam === '') problems.push('resourceVersionMatch is forbidden unless resourceVersion is provided');
+      return sendJson(req, res, query, 422, status.invalidListOptions(problems));
+    }
+    const pred = predicateFor(def, route.namespace, query);
+    if (!pred.ok) return sendJson(req, res, query, pred.status.code, pred.status);
+    const predicate = pred.predicate;
+    if (route.name !== undefined) {
+      // Watching a single object: the old path form of fieldSelector=metadata.name=NAME.
+      const byName = parseFieldSelector(`metadata.name=${route.name.replace(/[\\,=!]/g, (c) => `\\${c}`)}`);
+      const fields = predicate.fields;
+      predicate.fields = (o) => byName(o) && fields(o);
+    }
+    let fromRv: number | undefined;
+    if (rvParam !== '' && rvParam !== '0') {
+      fromRv = parseRv(rvParam);
+      if (fromRv === undefined) return sendJson(req, res, query, 400, status.badRequest(`invalid resource version: ${rvParam}`));
+    }
+    const timeoutSeconds = query.timeoutSeconds !== undefined && /^\d+$/.test(query.timeoutSeconds) ? Number(query.timeoutSeconds) : 0;
+    const seconds = timeoutSeconds > 0 ? timeoutSeconds : this.minRequestTimeoutSeconds * (1 + this.random());
+    const watch = new WatchStream(req, res, {
+      store: this.store,
+      def,
+      predicate,
+      fromRv,
+      allowBookmarks: isTrue(query.allowWatchBookmarks),
+      watchCache: this.watchCache,
+      timeoutMs: seconds * this.timeScale,
+      timeScale: this.timeScale,
+      bookmarkIntervalMs: this.bookmarkIntervalMs,
+      fault,
+      resetConnection: () => this.connections.reset(req.socket),
+      onClosed: (w) => this.watches.delete(w),
+    });
+    this.watches.add(watch);
+    watch.start();
+  }
+}
+
+function verbOf(route: Route, method: string, query: Record<string, string>): RequestVerb {
+  if (route.kind === 'discovery') return 'discovery';
+  if (route.kind !== 'resource' || method !== 'GET' || route.subresource !== undefined) return 'other';
+  if (isTrue(query.watch)) return 'watch';
+  return route.name !== undefined ? 'get' : 'list';
+}
+
+/** The RBAC verb named in a 403 message. */
+function forbiddenVerb(verb: RequestVerb, method: string): string {
+  if (verb === 'list' || verb === 'watch' || verb === 'get') return verb;
+  return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
+}

@@ -1,0 +1,21 @@
+/**
+ * The fake Kubernetes API server for tests. See fake-api-server.ts for behaviour and
+ * /work/shared/fixtures/apiserver for the real-server transcripts it mirrors.
+ */
+export { FakeApiServer } from './fake-api-server';
+export type {
+  Fault,
+  FaultHandle,
+  FaultMatch,
+  FaultVerb,
+  FakeApiServerOptions,
+  KubeObjectJson,
+  KubeconfigOptions,
+  RequestRecord,
+  RequestVerb,
+  ResourceDefinition,
+  StatusCause,
+  WatchEventJson,
+} from './types';
+export type { StatusJson } from './status';
+export { encodeContinue, decodeContinue } from './continue-token';

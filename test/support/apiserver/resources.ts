@@ -1,0 +1,79 @@
+/**
+ * The registry of resource types the fake server serves.
+ * Invariant: at most one definition per (group, resource); a group exists exactly while it has
+ * at least one resource (so removing the last resource of a group makes the group unknown,
+ * which turns its 404s into plain-text "404 page not found", transcript 08).
+ */
+import type { ResourceDefinition } from './types';
+
+/** Verbs a real built-in type advertises in discovery. */
+export const DEFAULT_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** `configmaps` for the core group, `deployments.apps` otherwise: the way kubectl spells it. */
+export function qualifiedName(def: Pick<ResourceDefinition, 'group' | 'resource'>): string {
+  return def.group ? `${def.resource}.${def.group}` : def.resource;
+}
+
+/** `v1` or `apps/v1`. */
+export function groupVersionOf(def: Pick<ResourceDefinition, 'group' | 'version'>): string {
+  return def.group ? `${def.group}/${def.version}` : def.version;
+}
+
+export const PREDEFINED: ResourceDefinition[] = [
+  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'pods',
+    kind: 'Pod',
+    namespaced: true,
+    shortNames: ['po'],
+    selectableFields: ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'status.phase', 'status.podIP', 'status.nominatedNodeName'],
+  },
+  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, selectableFields: ['type'] },
+  { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], selectableFields: ['status.phase'] },
+  { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'] },
+  { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
+  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
+];
+
+export class ResourceRegistry {
+  private readonly defs = new Map<string, ResourceDefinition>();
+
+  constructor(initial: ResourceDefinition[] = PREDEFINED) {
+    for (const d of initial) this.define(d);
+  }
+
+  /** Adds or replaces the definition of (group, resource). */
+  define(def: ResourceDefinition): void {
+    this.defs.set(qualifiedName(def), { ...def });
+  }
+
+  remove(group: string, resource: string): ResourceDefinition | undefined {
+    const key = qualifiedName({ group, resource });
+    const def = this.defs.get(key);
+    this.defs.delete(key);
+    return def;
+  }
+
+  /** By `configmaps` / `deployments.apps` / `widgets.example.com`. */
+  byName(name: string): ResourceDefinition | undefined {
+    return this.defs.get(name);
+  }
+
+  /** By the pieces of a request path. */
+  byPath(group: string, version: string, resource: string): ResourceDefinition | undefined {
+    const def = this.defs.get(qualifiedName({ group, resource }));
+    return def && def.version === version ? def : undefined;
+  }
+
+  /** True when some resource is served under group/version (core: group ''). */
+  hasGroupVersion(group: string, version: string): boolean {
+    for (const d of this.defs.values()) if (d.group === group && d.version === version) return true;
+    return false;
+  }
+
+  all(): ResourceDefinition[] {
+    return [...this.defs.values()];
+  }
+}

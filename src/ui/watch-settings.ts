@@ -1,0 +1,40 @@
+import type { WatchConfig } from '../manager';
+
+/** The `kubeWatch.*` settings as the user wrote them. */
+export interface KubeWatchSettings {
+  /** Already filtered for workspace trust by the caller: only a value the user may rely on. */
+  kubeconfigPath: string;
+  contexts: string[];
+  resources: string[];
+  namespaces: string[];
+  labelSelector: string;
+  watchTimeoutSeconds: number;
+  maxBackoffSeconds: number;
+}
+
+export const defaultResources = ['pods', 'deployments.apps', 'services', 'configmaps', 'events'];
+
+/**
+ * Settings to the manager's configuration. Values of the wrong type (a hand-edited
+ * settings.json) fall back to the defaults rather than failing.
+ */
+export function toWatchConfig(s: Partial<KubeWatchSettings>): WatchConfig {
+  return {
+    kubeconfigPath: typeof s.kubeconfigPath === 'string' && s.kubeconfigPath.trim() ? s.kubeconfigPath.trim() : undefined,
+    contexts: strings(s.contexts, []),
+    resources: strings(s.resources, defaultResources),
+    namespaces: strings(s.namespaces, []),
+    labelSelector: typeof s.labelSelector === 'string' ? s.labelSelector.trim() || undefined : undefined,
+    timeoutSeconds: positive(s.watchTimeoutSeconds),
+    maxBackoffMs: positive(s.maxBackoffSeconds) !== undefined ? (s.maxBackoffSeconds as number) * 1000 : undefined,
+  };
+}
+
+function strings(v: unknown, fallback: string[]): string[] {
+  if (!Array.isArray(v)) return fallback;
+  return v.filter((x): x is string => typeof x === 'string' && x.trim() !== '').map((x) => x.trim());
+}
+
+function positive(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : undefined;
+}

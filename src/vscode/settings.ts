@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import { toWatchConfig, type KubeWatchSettings } from '../ui/watch-settings';
+import type { WatchConfig } from '../manager';
+
+const SECTION = 'kubeWatch';
+
+/**
+ * Reads `kubeWatch.*`. The kubeconfig path is a restricted setting: kubeconfig exec plugins
+ * run programs, so in an untrusted workspace only the user's own (global) value counts.
+ */
+export function readSettings(): KubeWatchSettings {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const path = vscode.workspace.isTrusted ? c.get<string>('kubeconfigPath', '') : (c.inspect<string>('kubeconfigPath')?.globalValue ?? '');
+  return {
+    kubeconfigPath: path,
+    contexts: c.get<string[]>('contexts', []),
+    resources: c.get<string[]>('resources', []),
+    namespaces: c.get<string[]>('namespaces', []),
+    labelSelector: c.get<string>('labelSelector', ''),
+    watchTimeoutSeconds: c.get<number>('watchTimeoutSeconds', 0),
+    maxBackoffSeconds: c.get<number>('maxBackoffSeconds', 30),
+  };
+}
+
+export function readWatchConfig(): WatchConfig {
+  return toWatchConfig(readSettings());
+}
+
+/** Fires when a `kubeWatch.*` setting changes or the workspace becomes trusted. */
+export function onDidChangeSettings(listener: () => void): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) listener();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(listener),
+  );
+}
+
+/**
+ * Writes a setting where the user keeps it: in the workspace when the workspace already sets
+ * it, else in the user settings.
+ */
+export async function writeSetting(key: keyof KubeWatchSettings, value: unknown): Promise<void> {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const inspected = c.inspect(key);
+  const target =
+    inspected?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : inspected?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await c.update(key, value, target);
+}

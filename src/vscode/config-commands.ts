@@ -4,6 +4,7 @@ import { describeError, KubeConfigTransport, resourceTypeName, type KubeTranspor
 import type { WatchManager } from '../manager';
 import { labelSelectorProblem } from '../ui/label-selector';
 import { readSettings, writeSetting } from './settings';
+import { entryIdsOf, type TreeNode } from './tree-provider';
 
 /** What the commands need from the extension besides the manager. */
 export interface WatchControls {
@@ -11,10 +12,6 @@ export interface WatchControls {
   resume(): Promise<void>;
 }
 
-/** A tree node or anything else that names a watch entry. */
-interface EntryRef {
-  entryId?: string;
-}
 
 /**
  * The commands that change what is watched, or restart it. Each writes settings (which the
@@ -23,9 +20,13 @@ interface EntryRef {
 export function registerConfigCommands(manager: WatchManager, controls: WatchControls): vscode.Disposable {
   return vscode.Disposable.from(
     vscode.commands.registerCommand('kubeWatch.restartAll', () => manager.restartAll('restart requested by the Restart All Watches command')),
-    vscode.commands.registerCommand('kubeWatch.restartWatch', async (ref?: EntryRef) => {
-      const id = ref?.entryId ?? (await pickEntry(manager));
-      if (id) await manager.restart(id, 'restart requested by the Restart Watch command');
+    vscode.commands.registerCommand('kubeWatch.restartWatch', async (node?: TreeNode) => {
+      const ids = node ? entryIdsOf(node) : [];
+      if (ids.length === 0) {
+        const id = await pickEntry(manager);
+        if (id) ids.push(id);
+      }
+      for (const id of ids) await manager.restart(id, 'restart requested by the Restart Watch command');
     }),
     vscode.commands.registerCommand('kubeWatch.pause', () => controls.pause()),
     vscode.commands.registerCommand('kubeWatch.resume', () => controls.resume()),

@@ -1,0 +1,183 @@
+import type { WatchEntry } from '../../manager';
+import { entryHealth, severityRank, worse, type EntryCondition, type EntryHealth, type Severity } from './entry-health';
+import { escapeMarkdown, markdownTable } from './markdown-text';
+import { rowStateText } from './row-state-text';
+import type { Trouble } from './trouble-tracker';
+
+/** Codicons the indicator uses. */
+export type StatusIcon = 'eye' | 'sync' | 'error' | 'debug-pause' | 'eye-closed';
+
+/** What the status bar item shows. Plain data: the VS Code adapter maps it onto a StatusBarItem. */
+export interface StatusBarModel {
+  /** The item's text with its icon, e.g. `$(eye) 12/12`, `$(sync~spin) 11/12`. */
+  readonly text: string;
+  readonly icon: StatusIcon;
+  readonly spinning: boolean;
+  /** 'warning' / 'error' map to the theme's statusBarItem.warningBackground / errorBackground. */
+  readonly background: Severity;
+  /** Markdown with theme icons (`$(eye)`) and `command:` links to COMMAND_LINKS only. */
+  readonly tooltip: string;
+  /** For screen readers: the text without icon syntax, in words. */
+  readonly ariaLabel: string;
+  /**
+   * True while the display changes with time alone (countdowns, "failing for", the 30 s
+   * thresholds): the adapter then refreshes every second, and only then.
+   */
+  readonly ticking: boolean;
+  /** Entries watching, and all entries. */
+  readonly watching: number;
+  readonly total: number;
+}
+
+export interface StatusBarInput {
+  readonly entries: readonly WatchEntry[];
+  /** Milliseconds on the manager's clock. */
+  readonly now: number;
+  /** The entry's run of failures (TroubleTracker.get). */
+  readonly trouble: (entryId: string) => Trouble | undefined;
+  /** Watching is paused by the user: the manager is stopped on purpose. */
+  readonly paused?: boolean;
+}
+
+/** The commands the tooltip links to; the adapter trusts exactly these. */
+export const COMMAND_LINKS = ['kubeWatch.showLog', 'kubeWatch.inspectResourceVersion'] as const;
+
+/** Rows shown in the tooltip table before the rest is summed up in one line. */
+export const MAX_TOOLTIP_ROWS = 20;
+
+/**
+ * The status bar indicator from the entries and the time.
+ *
+ * - `$(eye) 12/12` when every informer is watching;
+ * - `$(sync~spin) 11/12` while some connect, list, relist or wait to reconnect;
+ * - `$(error) 11/12` when one needs attention (see `entryHealth`: refused or unreachable for more
+ *   than 30 s, or a kubeconfig/context that cannot be used);
+ * - background: the worst entry severity (warning after 30 s of failures, error as above);
+ * - `$(debug-pause) Paused` while paused; `$(eye-closed) No watches` with nothing configured;
+ *   `$(error) Kubeconfig` (or `Context`) when no entry can run for that reason.
+ *
+ * Invariant: the counts are `watching/total` over every entry, including the failing ones.
+ */
+export function statusBarModel(input: StatusBarInput): StatusBarModel {
+  const { entries, now } = input;
+  const healths = entries.map((e) => entryHealth(e, input.trouble(e.id), now));
+  const total = entries.length;
+  const watching = healths.filter((h) => h.condition === 'watching').length;
+
+  if (input.paused) {
+    return {
+      text: '$(debug-pause) Paused',
+      icon: 'debug-pause',
+      spinning: false,
+      background: 'none',
+      tooltip: `**Kube Watch** · watching is paused\n\nNothing is connected to a cluster, and the view shows no live objects. Resume watching to reconnect.`,
+      ariaLabel: 'Kube Watch: watching is paused',
+      ticking: false,
+      watching,
+      total,
+    };
+  }
+  if (total === 0) {
+    return {
+      text: '$(eye-closed) No watches',
+      icon: 'eye-closed',
+      spinning: false,
+      background: 'none',
+      tooltip: '**Kube Watch** · nothing is watched\n\nNo resource type is configured to watch (setting `kubeWatch.resources`).',
+      ariaLabel: 'Kube Watch: nothing is watched',
+      ticking: false,
+      watching,
+      total,
+    };
+  }
+
+  const background = healths.reduce<Severity>((s, h) => worse(s, h.severity), 'none');
+  const ticking = healths.some((h) => h.trouble !== undefined || (h.condition !== 'watching' && h.entry.state.nextRetryAt !== undefined));
+  const tooltip = tooltipMarkdown(healths, now, watching, total);
+
+  if (healths.every((h) => h.condition === 'misconfigured')) {
+    const kind = healths.every((h) => h.entry.errorKind === 'context') ? 'Context' : 'Kubeconfig';
+    return {
+      text: `$(error) ${kind}`,
+      icon: 'error',
+      spinning: false,
+      background: 'error',
+      tooltip,
+      ariaLabel: `Kube Watch: the ${kind.toLowerCase()} cannot be used: ${healths[0].concern ?? ''}`,
+      ticking,
+      watching,
+      total,
+    };
+  }
+
+  const settling = healths.some((h) => h.condition === 'starting' || h.condition === 'failing' || h.condition === 'stopped');
+  const icon: StatusIcon = background === 'error' ? 'error' : settling ? 'sync' : 'eye';
+  const spinning = icon === 'sync';
+  const counts = `${watching}/${total}`;
+  const failing = healths.filter((h) => h.condition === 'failing' || h.condition === 'misconfigured').length;
+  const words = [`${watching} of ${total} watches live`];
+  if (failing > 0) words.push(`${failing} failing`);
+  if (background !== 'none') words.push(background === 'error' ? 'needs attention' : 'has been failing for a while');
+  return {
+    text: `$(${icon}${spinning ? '~spin' : ''}) ${counts}`,
+    icon,
+    spinning,
+    background,
+    tooltip,
+    ariaLabel: `Kube Watch: ${words.join(', ')}`,
+    ticking,
+    watching,
+    total,
+  };
+}
+
+const conditionOrder: Record<EntryCondition, number> = { misconfigured: 0, failing: 1, starting: 2, stopped: 3, watching: 4 };
+
+/** Worst first: severity, then condition, then label. */
+function compareHealth(a: EntryHealth, b: EntryHealth): number {
+  return (
+    severityRank(b.severity) - severityRank(a.severity) ||
+    conditionOrder[a.condition] - conditionOrder[b.condition] ||
+    a.entry.label.localeCompare(b.entry.label)
+  );
+}
+
+/** The theme icon of an entry in the tooltip table and the watch list: `$(eye)`, `$(sync)`, `$(warning)`, `$(error)`. */
+export function healthIcon(h: EntryHealth): string {
+  if (h.severity === 'error') return '$(error)';
+  if (h.severity === 'warning') return '$(warning)';
+  switch (h.condition) {
+    case 'watching':
+      return '$(eye)';
+    case 'stopped':
+      return '$(circle-slash)';
+    default:
+      return '$(sync)';
+  }
+}
+
+/**
+ * The tooltip: a headline, the concerns behind a coloured background, and a table of the
+ * informers with their state and last seen resourceVersion, worst first.
+ */
+function tooltipMarkdown(healths: readonly EntryHealth[], now: number, watching: number, total: number): string {
+  const sorted = [...healths].sort(compareHealth);
+  const parts: string[] = [`**Kube Watch** · ${watching} of ${total} watching`];
+  const concerns = sorted.filter((h) => h.severity !== 'none' && h.concern);
+  if (concerns.length > 0) {
+    const shown = concerns.slice(0, 3).map((h) => `${healthIcon(h)} ${escapeMarkdown(h.entry.label)}: ${escapeMarkdown(h.concern ?? '')}`);
+    if (concerns.length > 3) shown.push(`and ${concerns.length - 3} more`);
+    parts.push(shown.join('  \n'));
+  }
+  const rows = sorted
+    .slice(0, MAX_TOOLTIP_ROWS)
+    .map((h) => [`${healthIcon(h)} ${escapeMarkdown(h.entry.label)}`, escapeMarkdown(rowStateText(h, now)), escapeMarkdown(h.entry.stats.resourceVersion ?? '—')]);
+  parts.push(markdownTable(['Watch', 'State', 'resourceVersion'], ['left', 'left', 'right'], rows));
+  const rest = sorted.slice(MAX_TOOLTIP_ROWS);
+  if (rest.length > 0) {
+    const restWatching = rest.filter((h) => h.condition === 'watching').length;
+    parts.push(`…and ${rest.length} more (${restWatching} watching)`);
+  }
+  parts.push('[Show Watch Log](command:kubeWatch.showLog) · [Inspect Resource Versions](command:kubeWatch.inspectResourceVersion) · click for the watches');
+  return parts.join('\n\n');
+}

@@ -1,0 +1,35 @@
+import type { WatchEntry } from '../../manager';
+import { statusBarModel, type StatusBarModel } from './status-bar-model';
+import { TroubleTracker } from './trouble-tracker';
+
+/**
+ * The status bar indicator's memory: feed it every entries snapshot (on each manager change and
+ * on each tick) and it answers with the model to show. It remembers the runs of failures that
+ * the "for more than 30 s" rules need (TroubleTracker) and whether watching is paused.
+ * No timers and no `vscode`: time comes in as `now`.
+ */
+export class StatusBarState {
+  private readonly tracker = new TroubleTracker();
+  private paused = false;
+
+  /** Paused on purpose: the model shows "Paused" whatever the entries. Resuming starts from a clean slate. */
+  setPaused(paused: boolean): void {
+    if (this.paused && !paused) this.tracker.clear();
+    this.paused = paused;
+  }
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  /** Records the snapshot and returns what to show at `now`. */
+  update(entries: readonly WatchEntry[], now: number): StatusBarModel {
+    this.tracker.observe(entries, now);
+    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused });
+  }
+
+  /** What to show at `now` for the last snapshot, without recording anything (e.g. a test looking ahead). */
+  modelAt(entries: readonly WatchEntry[], now: number): StatusBarModel {
+    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused });
+  }
+}

@@ -1,0 +1,6 @@
+/** The Watched Resources tree's view model. VS Code-free: no `vscode` import under src/ui. */
+export * from './node-presentation';
+export * from './tone';
+export * from './tree-node';
+export * from './watch-tooltip';
+export * from './watch-tree-model';

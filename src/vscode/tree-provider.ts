@@ -1,0 +1,106 @@
+import * as vscode from 'vscode';
+import type { Clock } from '../informer';
+import { kubeconfigProblem } from '../ui/kubeconfig-problem';
+import { OPEN_OBJECT_COMMAND } from './object-documents';
+import { WatchTreeModel, type NodePresentation, type TreeNode, type WatchTreeModelOptions, type WatchTreeSource } from '../ui/tree';
+
+export type { TreeNode } from '../ui/tree';
+export { entryIdsOf } from '../ui/tree';
+
+/** The id of the Watched Resources view (package.json `contributes.views`). */
+export const RESOURCES_VIEW_ID = 'kubeWatch.resources';
+/** Shows the next page of a long child list; its argument is the "N more…" node. */
+export const LOAD_MORE_COMMAND = 'kubeWatch.loadMore';
+
+const COLLAPSIBLE: Record<NodePresentation['collapsible'], vscode.TreeItemCollapsibleState> = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+};
+
+/**
+ * The Watched Resources tree over a WatchTreeModel: maps nodes to TreeItems (stable ids, themed
+ * codicons, context values) and forwards the model's targeted refreshes. Tooltips are filled in
+ * `resolveTreeItem`, on hover, so their statistics are current without refreshing the row.
+ */
+export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode[] | undefined>();
+  readonly onDidChangeTreeData: vscode.Event<TreeNode[] | undefined> = this.changed.event;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    readonly model: WatchTreeModel,
+    private readonly source: Pick<WatchTreeSource, 'entries'>,
+  ) {
+    this.subscription = model.onDidChange((nodes) => this.changed.fire(nodes));
+  }
+
+  /** Asks the view for everything again (the roots appear or vanish as a whole). */
+  refreshAll(): void {
+    this.changed.fire(undefined);
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const p = this.model.present(node);
+    const item = new vscode.TreeItem(p.label, COLLAPSIBLE[p.collapsible]);
+    item.id = node.id;
+    item.description = p.description;
+    item.contextValue = p.contextValue;
+    if (p.icon) item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
+    if (node.kind === 'object') item.command = { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] };
+    if (node.kind === 'more') item.command = { command: LOAD_MORE_COMMAND, title: 'Show More', arguments: [node] };
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    const markdown = this.model.tooltip(node);
+    if (markdown !== undefined) {
+      const tooltip = new vscode.MarkdownString(markdown, true);
+      tooltip.isTrusted = false;
+      item.tooltip = tooltip;
+    }
+    return item;
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    // An unreadable kubeconfig empties the view so that its welcome content says why.
+    if (!node && kubeconfigProblem(this.source.entries()) !== undefined) return [];
+    return this.model.getChildren(node);
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.model.getParent(node);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}
+
+/**
+ * Creates the Watched Resources view (`kubeWatch.resources`) over `manager` and registers
+ * `kubeWatch.loadMore`. `clock` must be the manager's (default: the system clock): it drives the
+ * refresh throttle, and the "reconnecting in N s" countdowns compare it with the entries' retry times.
+ * Disposing it disposes the view, the command, the provider and the model.
+ */
+export function registerTreeView(manager: WatchTreeSource, clock?: Clock, options: Omit<WatchTreeModelOptions, 'clock'> = {}): vscode.Disposable {
+  const model = new WatchTreeModel(manager, { ...options, clock });
+  const provider = new WatchTreeProvider(model, manager);
+  const view = vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  let shownProblem: string | undefined;
+  const showProblem = () => {
+    const problem = kubeconfigProblem(manager.entries());
+    if (problem === shownProblem) return;
+    const rootsChange = (problem === undefined) !== (shownProblem === undefined);
+    shownProblem = problem;
+    view.message = problem ? `Kubeconfig: ${problem}` : undefined;
+    if (rootsChange) provider.refreshAll();
+  };
+  showProblem();
+  const problemWatch = manager.onDidChangeEntries(showProblem);
+  const loadMore = vscode.commands.registerCommand(LOAD_MORE_COMMAND, (node?: TreeNode) => {
+    if (node?.kind === 'more') model.loadMore(node);
+  });
+  return vscode.Disposable.from(loadMore, problemWatch, view, provider, model);
+}

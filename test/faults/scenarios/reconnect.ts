@@ -98,6 +98,7 @@ export const reconnectScenarios: Scenario[] = [
       await ctx.server.goDown();
       const rig = ctx.ours;
       if (!rig) {
+        await ctx.client.restart(); // starts the reference against the unreachable server
         await ctx.server.comeUp();
         return ctx.converged();
       }

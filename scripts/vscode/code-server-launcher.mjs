@@ -25,33 +25,17 @@
 //   VSCODE_TEST_LOGS_DIR          on failure, VS Code's log files and a screenshot go here
 //                                 (default: <user-data-dir>/automation-logs)
 //   VSCODE_TEST_VERBOSE=1         forward the page's whole console, not only warnings and errors
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { format } from 'node:util';
+import { chromiumPath as findChromium, codeServerPaths, launchChromium, prepareProfile, startCodeServer, stopProcessGroup, toRemoteUri } from './code-server.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '..', '..');
 const started = Date.now();
 
 function log(message) {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   process.stderr.write(`[code-server-launcher +${seconds}s] ${message}\n`);
-}
-
-function forwardLines(stream, prefix) {
-  let rest = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) process.stderr.write(`${prefix} ${line}\n`);
-  });
-  stream.on('end', () => {
-    if (rest) process.stderr.write(`${prefix} ${rest}\n`);
-  });
 }
 
 /** Parses VS Code's command line as runTests builds it; unknown flags are kept aside and ignored. */
@@ -82,97 +66,6 @@ function parseArgs(argv) {
   if (out.extensionDevelopmentPaths.length === 0) throw new Error('--extensionDevelopmentPath= is required');
   if (!out.extensionTestsPath) throw new Error('--extensionTestsPath= is required');
   return out;
-}
-
-function findOnPath(name) {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // next
-    }
-  }
-  return undefined;
-}
-
-function codeServerPaths() {
-  const home = path.resolve(process.env.CODE_SERVER_HOME || path.join(repoRoot, '.cache', 'code-server'));
-  const node = path.join(home, 'bin', 'node');
-  const entry = path.join(home, 'app', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
-  for (const file of [node, entry]) {
-    if (!fs.existsSync(file)) {
-      throw new Error(`code-server is not installed (${file} is missing): run scripts/vscode/install-code-server.sh`);
-    }
-  }
-  return { home, node, entry };
-}
-
-// Variables code-server reads for its own setup; given to it from the test environment they would
-// change its port, host, config, password or make it talk to another instance.
-const CODE_SERVER_OWN_ENV = [
-  'PORT', 'CODE_SERVER_HOST', 'CODE_SERVER_CONFIG', 'CODE_SERVER_PARENT_PID', 'CODE_SERVER_SESSION_SOCKET',
-  'CODE_SERVER_IDLE_TIMEOUT_SECONDS', 'VSCODE_IPC_HOOK_CLI', 'VSCODE_OPTIONS', 'PASSWORD', 'HASHED_PASSWORD',
-  'ELECTRON_RUN_AS_NODE',
-];
-
-/** Starts code-server and resolves with its base URL once it listens. */
-function startCodeServer({ node, entry }, { userDataDir, extensionsDir, configFile, reportFile }) {
-  const env = { ...process.env, VSCODE_TESTS_OUTPUT_FILE: reportFile };
-  for (const name of CODE_SERVER_OWN_ENV) delete env[name];
-  const args = [
-    entry,
-    '--bind-addr', '127.0.0.1:0',
-    '--auth', 'none',
-    '--disable-telemetry',
-    '--disable-update-check',
-    '--disable-workspace-trust',
-    '--disable-getting-started-override',
-    '--ignore-last-opened',
-    '--config', configFile,
-    '--extensions-dir', extensionsDir,
-    '--user-data-dir', userDataDir,
-    '--vscode-option', 'enable-smoke-test-driver',
-  ];
-  log(`starting code-server: ${node} ${args.join(' ')}`);
-  const child = spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  forwardLines(child.stdout, '[code-server]');
-  forwardLines(child.stderr, '[code-server]');
-  const listening = new Promise((resolve, reject) => {
-    let seen = '';
-    const onData = (chunk) => {
-      seen += chunk.toString();
-      const match = /HTTP server listening on (http:\/\/[^\s/]+)/.exec(seen);
-      if (match) {
-        child.stdout.off('data', onData);
-        resolve(match[1]);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code, signal) => reject(new Error(`code-server exited before listening (${code ?? signal})`)));
-  });
-  return { child, listening };
-}
-
-async function stopProcessGroup(child, name) {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const kill = (signal) => {
-    try {
-      process.kill(-child.pid, signal); // the whole group: code-server and its extension host, pty host, ...
-    } catch {
-      try { child.kill(signal); } catch { /* gone */ }
-    }
-  };
-  kill('SIGTERM');
-  const timer = setTimeout(() => {
-    log(`${name} still running 5 s after SIGTERM; sending SIGKILL`);
-    kill('SIGKILL');
-  }, 5000);
-  await exited;
-  clearTimeout(timer);
 }
 
 /** Copies what is appended to `file` to stdout, every 200 ms and once more on stop(). */
@@ -222,24 +115,6 @@ async function consoleText(message) {
   return label + format(...values);
 }
 
-const DEFAULT_SETTINGS = {
-  'chat.disableAIFeatures': true,
-  'extensions.autoCheckUpdates': false,
-  'extensions.autoUpdate': false,
-  'extensions.ignoreRecommendations': true,
-  'telemetry.telemetryLevel': 'off',
-  'update.mode': 'none',
-  'workbench.enableExperiments': false,
-  'workbench.startupEditor': 'none',
-  'workbench.tips.enabled': false,
-};
-
-function toRemoteUri(authority, fsPath) {
-  const absolute = path.resolve(fsPath);
-  const encoded = absolute.split(path.sep).map((part) => encodeURIComponent(part)).join('/');
-  return `vscode-remote://${authority}${encoded.startsWith('/') ? '' : '/'}${encoded}`;
-}
-
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (args.ignored.length) log(`ignoring: ${args.ignored.join(' ')}`);
@@ -247,23 +122,14 @@ async function main() {
   const verbose = process.env.VSCODE_TEST_VERBOSE === '1';
 
   const codeServer = codeServerPaths();
-  const chromiumPath = process.env.CHROMIUM_PATH || findOnPath('chromium');
-  if (!chromiumPath) throw new Error("no `chromium` on PATH: run scripts/vscode/install-code-server.sh (it installs Debian's chromium)");
+  const chromiumPath = findChromium();
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'kube-watch-code-server-'));
   const userDataDir = path.resolve(args.userDataDir ?? path.join(scratch, 'user-data'));
   const extensionsDir = path.resolve(args.extensionsDir ?? path.join(scratch, 'extensions'));
-  fs.mkdirSync(userDataDir, { recursive: true });
-  fs.mkdirSync(extensionsDir, { recursive: true });
-  const extensionsJson = path.join(extensionsDir, 'extensions.json');
-  if (!fs.existsSync(extensionsJson)) fs.writeFileSync(extensionsJson, '[]');
-  // Quiet defaults for a fresh profile (no gallery, AI or update traffic to hosts we cannot reach);
-  // a settings.json that is already there is left alone.
-  const settingsJson = path.join(userDataDir, 'User', 'settings.json');
-  if (!fs.existsSync(settingsJson)) {
-    fs.mkdirSync(path.dirname(settingsJson), { recursive: true });
-    fs.writeFileSync(settingsJson, JSON.stringify(DEFAULT_SETTINGS, null, 2));
-  }
+  // extensions.json with `[]`, and quiet defaults for a fresh profile (no gallery, AI or update
+  // traffic to hosts we cannot reach); a settings.json that is already there is left alone.
+  prepareProfile({ userDataDir, extensionsDir });
   const logsDir = path.resolve(process.env.VSCODE_TEST_LOGS_DIR || path.join(userDataDir, 'automation-logs'));
 
   const reportFile = path.join(scratch, 'tests-output.txt');
@@ -288,7 +154,7 @@ async function main() {
       );
     }
     if (browser) await browser.close().catch((error) => log(`closing the browser: ${error.message}`));
-    if (codeServerChild) await stopProcessGroup(codeServerChild, 'code-server');
+    if (codeServerChild) await stopProcessGroup(codeServerChild, 'code-server', log);
     fs.rmSync(scratch, { recursive: true, force: true });
   };
   let stopping = false;
@@ -306,7 +172,10 @@ async function main() {
       userDataDir,
       extensionsDir,
       configFile: path.join(scratch, 'code-server.yaml'),
-      reportFile,
+      env: { VSCODE_TESTS_OUTPUT_FILE: reportFile },
+      smokeTestDriver: true,
+      onOutput: (line) => process.stderr.write(`[code-server] ${line}\n`),
+      log,
     });
     codeServerChild = child;
 
@@ -325,13 +194,7 @@ async function main() {
       const authority = new URL(baseUrl).host;
       log(`code-server listens on ${baseUrl}`);
 
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: chromiumPath,
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-          '--disable-sync', '--no-first-run'],
-      });
+      browser = await launchChromium({ executablePath: chromiumPath });
       log(`browser: ${chromiumPath} ${browser.version()}`);
       page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
       page.on('console', (message) => {

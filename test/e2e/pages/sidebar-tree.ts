@@ -1,0 +1,133 @@
+/**
+ * A tree view in the side bar, such as Kube Watch's "Watched Resources". Rows are addressed by
+ * their path of labels from the root (`['pods', 'shop', 'web-7d9f8b6c4-2xkqp']`), since a label
+ * alone repeats (namespaces appear under every resource type). Only rendered rows can be read:
+ * the tree is virtualised, so a row of a collapsed parent, or far below the fold, is not found.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { poll, type PollOptions } from '../support/poll';
+import { cssString } from './activity-bar';
+
+export interface TreeRow {
+  /** Labels from the root to this row. */
+  path: string[];
+  label: string;
+  description: string;
+  /** 1 for the roots. */
+  level: number;
+  /** undefined for a leaf. */
+  expanded?: boolean;
+  /** The codicon of the row's icon (`eye`, `sync~spin`, `pass`, ...), as `name` or `name~spin`. */
+  icon?: string;
+  /** The row's index in the list (its `data-index`). */
+  index: number;
+}
+
+export class SidebarTree {
+  constructor(
+    private readonly page: Page,
+    /** The view's name, as its tree's aria-label ("Watched Resources"). */
+    readonly viewName: string,
+  ) {}
+
+  get list(): Locator {
+    return this.page.locator(`.monaco-workbench .part.sidebar .monaco-list[role="tree"][aria-label="${cssString(this.viewName)}"]`);
+  }
+
+  async waitUntilVisible(timeoutMs = 60_000): Promise<void> {
+    await this.list.waitFor({ state: 'visible', timeout: timeoutMs });
+  }
+
+  /** Every rendered row, in display order, with its path. */
+  async rows(): Promise<TreeRow[]> {
+    const raw = await this.list.locator('.monaco-list-row').evaluateAll((elements) =>
+      elements.map((row) => {
+        const icon = row.querySelector('.custom-view-tree-node-item-icon');
+        const codicon = icon ? [...icon.classList].find((c) => c.startsWith('codicon-') && c !== 'codicon-colored' && !c.startsWith('codicon-modifier')) : undefined;
+        const spinning = icon?.classList.contains('codicon-modifier-spin') ?? false;
+        const expanded = row.getAttribute('aria-expanded');
+        return {
+          index: Number(row.getAttribute('data-index')),
+          level: Number(row.getAttribute('aria-level')),
+          label: (row.querySelector('.label-name')?.textContent ?? '').replace(/\u00a0/g, ' '),
+          description: (row.querySelector('.label-description')?.textContent ?? '').replace(/\u00a0/g, ' '),
+          expanded: expanded === null ? undefined : expanded === 'true',
+          icon: codicon ? `${codicon.slice('codicon-'.length)}${spinning ? '~spin' : ''}` : undefined,
+        };
+      }),
+    );
+    raw.sort((a, b) => a.index - b.index);
+    const stack: string[] = [];
+    return raw.map((r) => {
+      stack.length = r.level - 1;
+      stack.push(r.label);
+      return { ...r, path: [...stack] };
+    });
+  }
+
+  /** The row at `path`, if rendered. */
+  async row(path: readonly string[]): Promise<TreeRow | undefined> {
+    return (await this.rows()).find((r) => samePath(r.path, path));
+  }
+
+  /** Labels of the rendered children of `path` ([] for the roots). */
+  async children(path: readonly string[] = []): Promise<TreeRow[]> {
+    return (await this.rows()).filter((r) => r.path.length === path.length + 1 && samePath(r.path.slice(0, -1), path));
+  }
+
+  /** Waits until the row at `path` is rendered and `accept` holds for it; returns it. */
+  async waitForRow(path: readonly string[], accept: (row: TreeRow) => boolean = () => true, opts?: PollOptions): Promise<TreeRow> {
+    const found = await poll(`the tree row ${path.join(' › ')}${accept.length ? ' to match' : ''}`, () => this.row(path), (r) => r !== undefined && accept(r), opts);
+    return found!;
+  }
+
+  /** Waits until no row is rendered at `path`. */
+  async waitForNoRow(path: readonly string[], opts?: PollOptions): Promise<void> {
+    await poll(`no tree row at ${path.join(' › ')}`, () => this.rows(), (rows) => !rows.some((r) => samePath(r.path, path)), opts);
+  }
+
+  private rowElement(row: TreeRow): Locator {
+    return this.list.locator(`.monaco-list-row[data-index="${row.index}"]`);
+  }
+
+  /** Expands each collapsed row along `path`, the last one included, waiting for each to open. */
+  async expand(path: readonly string[]): Promise<void> {
+    for (let depth = 1; depth <= path.length; depth++) {
+      const prefix = path.slice(0, depth);
+      const row = await this.waitForRow(prefix);
+      if (row.expanded === false) {
+        await this.rowElement(row).locator('.monaco-tl-twistie').click();
+        await this.waitForRow(prefix, (r) => r.expanded === true);
+      }
+    }
+  }
+
+  async collapse(path: readonly string[]): Promise<void> {
+    const row = await this.waitForRow(path);
+    if (row.expanded === true) {
+      await this.rowElement(row).locator('.monaco-tl-twistie').click();
+      await this.waitForRow(path, (r) => r.expanded === false);
+    }
+  }
+
+  /** Collapses every root (the view's own "Collapse All" would do the same, when the view shows it). */
+  async collapseAll(): Promise<void> {
+    for (const root of await this.children([])) if (root.expanded) await this.collapse(root.path);
+  }
+
+  /** Widens the side bar to about `width` pixels by dragging its edge. */
+  async resizeSideBar(width: number): Promise<void> {
+    const sidebar = this.page.locator('.monaco-workbench .part.sidebar');
+    const box = await sidebar.boundingBox();
+    if (!box || Math.abs(box.width - width) < 4) return;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(box.x + box.width + 1, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(box.x + width + 1, y, { steps: 8 });
+    await this.page.mouse.up();
+  }
+}
+
+function samePath(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}

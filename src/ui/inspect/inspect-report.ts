@@ -41,11 +41,13 @@ export function inspectReport(entries: readonly WatchEntry[], now: number, histo
     const entry = entries[0];
     const fields = reportFields(entry, now, history(entry.id));
     const rv = entry.stats.resourceVersion;
-    const detail = [fieldsText(fields), `Generated ${formatInstant(now)}`].join('\n');
+    // The dialog's font is proportional: padding would not line up, so the detail is unpadded.
+    const generated = `Generated ${formatInstant(now)}`;
+    const detail = [fields.map((x) => `${x.name}: ${x.value}`).join('\n'), generated].join('\n');
     return {
       title: `${entry.label}: ${rv ? `resourceVersion ${rv}` : 'no resourceVersion yet'}`,
       markdown: [`### ${escapeMarkdown(entry.label)}`, fieldsMarkdown(fields), generatedAt(now)].join('\n\n'),
-      text: `${entry.label}\n${detail}`,
+      text: `${entry.label}\n${fieldsText(fields)}\n${generated}`,
       detail,
       resourceVersion: rv,
       watches: 1,

@@ -1,4 +1,4 @@
-import type { KubeTransport, ListResponse, WatchCallbacks } from '../informer';
+import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../informer';
 
 /**
  * A transport that forwards to an inner transport which can be replaced, so that informers
@@ -22,12 +22,12 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.getJson<T>(path, query, signal);
   }
 
-  list(path: string, query: Record<string, string>, signal: AbortSignal): Promise<ListResponse> {
-    return this.inner.list(path, query, signal);
+  list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {
+    return this.inner.list(path, query, signal, hints);
   }
 
-  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks): Promise<void> {
-    return this.inner.watch(path, query, signal, callbacks);
+  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
+    return this.inner.watch(path, query, signal, callbacks, hints);
   }
 
   /** Makes `next` the inner transport and returns the previous one, which the caller disposes. */

@@ -9,9 +9,14 @@ export interface BackoffOptions {
   factor: number;
   /** After this long without a failure the next delay starts over from `initialMs`; default 2 min. */
   resetAfterMs: number;
+  /**
+   * Width of the window the first reconnect after a healthy period is drawn from, starting at
+   * `initialMs/2`; default 1.6 s, so [0.4 s, 2 s). See `spread()`.
+   */
+  spreadMs: number;
 }
 
-export const defaultBackoff: BackoffOptions = { initialMs: 800, maxMs: 30_000, factor: 2, resetAfterMs: 120_000 };
+export const defaultBackoff: BackoffOptions = { initialMs: 800, maxMs: 30_000, factor: 2, resetAfterMs: 120_000, spreadMs: 1600 };
 
 /**
  * Capped exponential backoff with full jitter, in the manner of client-go's
@@ -37,6 +42,27 @@ export class Backoff {
     this.attempt++;
     const delayMs = ceiling / 2 + this.clock.random() * (ceiling / 2);
     return { delayMs, attempt: this.attempt };
+  }
+
+  /**
+   * Registers a failure like `next()`. When it is the first failure after a healthy period, the
+   * delay is drawn from the wider window [initialMs/2, initialMs/2 + spreadMs): when a server
+   * restarts or a load balancer drops its connections, every informer of the cluster loses its
+   * watch in the same instant, and [400, 800) ms would bring 50 of them back at about 12 per
+   * 100 ms. Later failures back off as `next()` does.
+   */
+  spread(): { delayMs: number; attempt: number } {
+    const b = this.next();
+    if (b.attempt !== 1) return b;
+    const lo = this.options.initialMs / 2;
+    const hi = Math.max(lo, Math.min(this.options.maxMs, lo + this.options.spreadMs));
+    return { delayMs: lo + this.clock.random() * (hi - lo), attempt: b.attempt };
+  }
+
+  /** A delay from the spread window alone, without counting a failure. */
+  spreadDelay(): number {
+    const lo = this.options.initialMs / 2;
+    return lo + this.clock.random() * this.options.spreadMs;
   }
 
   /** A slow retry at the cap, jittered the same way: for refusals that will not heal quickly. */

@@ -8,6 +8,7 @@ export * from './informer-state';
 export * from './kube-object';
 export * from './kubeconfig-transport';
 export * from './lifecycle-event';
+export * from './managed-fields';
 export * from './resource-type';
 export * from './sleep';
 export * from './store';

@@ -3,7 +3,8 @@ import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { AbortedError, ApiError, TransportError, statusFromBody } from './api-error';
 import { LineSplitter } from './line-splitter';
-import type { KubeTransport, ListResponse, WatchCallbacks } from './transport';
+import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from './managed-fields';
+import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
 
 /**
  * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server,
@@ -32,32 +33,30 @@ export class KubeConfigTransport implements KubeTransport {
     this.server = `${base.protocol}//${base.host}${base.pathname === '/' ? '' : base.pathname}`;
   }
 
-  async getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
-    const body = await this.request(path, query, signal);
-    try {
-      return JSON.parse(body) as T;
-    } catch {
-      throw new TransportError(`the server answered ${path} with something that is not JSON`, 'EBADJSON');
-    }
+  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
+    return this.requestJson(path, query, signal, (body) => JSON.parse(body.toString('utf8')) as T);
   }
 
-  list(path: string, query: Record<string, string>, signal: AbortSignal): Promise<ListResponse> {
-    return this.getJson<ListResponse>(path, query, signal);
+  list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {
+    const parse = hints?.dropManagedFields ? parseListWithoutManagedFields : (body: Buffer) => JSON.parse(body.toString('utf8')) as unknown;
+    return this.requestJson(path, query, signal, (body) => parse(body) as ListResponse);
   }
 
-  async watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks): Promise<void> {
+  async watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     const res = await this.open(path, { ...query, watch: 'true' }, signal);
     if (res.statusCode !== 200) throw await errorFromResponse(res);
     callbacks.onOpen();
+    const parse = hints?.dropManagedFields ? parseEventWithoutManagedFields : parseLine;
     return new Promise<void>((resolve, reject) => {
-      const splitter = new LineSplitter((line) => {
+      // Lines are parsed straight from the received bytes; the text is decoded only if asked for.
+      const splitter = LineSplitter.bytes((buf, start, end) => {
         let parsed: unknown;
         try {
-          parsed = JSON.parse(line);
+          parsed = parse(buf, start, end);
         } catch {
           parsed = undefined;
         }
-        callbacks.onLine(parsed, line);
+        callbacks.onLine(parsed, () => buf.toString('utf8', start, end));
       });
       let settled = false;
       const finish = (err?: Error) => {
@@ -96,11 +95,16 @@ export class KubeConfigTransport implements KubeTransport {
     this.agent = undefined;
   }
 
-  private async request(path: string, query: Record<string, string>, signal: AbortSignal): Promise<string> {
+  /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
+  private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T): Promise<T> {
     const res = await this.open(path, query, signal);
     const body = await readBody(res, signal);
-    if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode < 300) return body;
-    throw apiErrorFrom(body, res);
+    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(body.toString('utf8'), res);
+    try {
+      return parse(body);
+    } catch {
+      throw new TransportError(`the server answered ${path} with something that is not JSON`, 'EBADJSON');
+    }
   }
 
   /** Sends a GET and resolves with the response once its headers arrive. */
@@ -170,7 +174,11 @@ function abortReason(signal: AbortSignal): string {
   return typeof r === 'string' ? r : 'aborted';
 }
 
-function readBody(res: http.IncomingMessage, signal: AbortSignal): Promise<string> {
+function parseLine(buf: Buffer, start: number, end: number): unknown {
+  return JSON.parse(buf.toString('utf8', start, end));
+}
+
+function readBody(res: http.IncomingMessage, signal: AbortSignal): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -186,7 +194,7 @@ function readBody(res: http.IncomingMessage, signal: AbortSignal): Promise<strin
     });
     res.on('end', () => {
       signal.removeEventListener('abort', onAbort);
-      resolve(Buffer.concat(chunks, size).toString('utf8'));
+      resolve(Buffer.concat(chunks, size));
     });
     res.on('error', (err) => {
       signal.removeEventListener('abort', onAbort);
@@ -210,7 +218,7 @@ function apiErrorFrom(body: string, res: http.IncomingMessage): ApiError {
 async function errorFromResponse(res: http.IncomingMessage): Promise<Error> {
   const ctl = new AbortController();
   try {
-    return apiErrorFrom(await readBody(res, ctl.signal), res);
+    return apiErrorFrom((await readBody(res, ctl.signal)).toString('utf8'), res);
   } catch (err) {
     return err instanceof Error ? err : new TransportError(String(err));
   }
@@ -218,6 +226,8 @@ async function errorFromResponse(res: http.IncomingMessage): Promise<Error> {
 
 function toTransportError(err: Error & { code?: string }): TransportError {
   if (err instanceof TransportError) return err;
+  // Node reports a response cut off by the peer as "aborted", which reads like our own abort.
+  if (err.message === 'aborted') return new TransportError('the server closed the connection (ECONNRESET)', err.code ?? 'ECONNRESET');
   return new TransportError(err.message || err.code || 'network error', err.code);
 }
 

@@ -13,7 +13,15 @@ export type LifecycleEvent =
   | { type: 'list-restarted'; reason: string }
   | { type: 'synced'; resourceVersion: string; objects: number }
   | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number }
-  | { type: 'watch-closed'; resourceVersion?: string; reason: string; events: number; durationMs: number }
+  | {
+      type: 'watch-closed';
+      resourceVersion?: string;
+      /** ended: by the server at its timeout; ended-early: by the server, early and empty; failed; stopped: by us. */
+      cause: 'ended' | 'ended-early' | 'failed' | 'stopped';
+      reason: string;
+      events: number;
+      durationMs: number;
+    }
   | { type: 'bookmark'; resourceVersion: string }
   | { type: 'expired'; resourceVersion?: string; message: string }
   | { type: 'relist'; reason: string }

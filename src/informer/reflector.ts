@@ -7,8 +7,8 @@ import type { LifecycleEvent } from './lifecycle-event';
 import { collectionPath, groupVersion, type ResourceType } from './resource-type';
 import { sleep } from './sleep';
 import type { Store } from './store';
-import type { Transform } from './transform';
-import type { KubeTransport } from './transport';
+import { dropManagedFields, type Transform } from './transform';
+import type { KubeTransport, ParseHints } from './transport';
 
 /** What a reflector needs from the informer that owns it. */
 export interface ReflectorHost {
@@ -71,6 +71,15 @@ const NETWORK_UNREACHABLE = new Set([
 /** Consecutive failures after which even "retry at once" decisions back off. */
 const TIGHT_LOOP_GUARD = 3;
 
+/** An empty watch that the server closes sooner than this is a failure, as in client-go (F20). */
+const SHORT_WATCH_MS = 1000;
+
+/**
+ * How a watch ended cleanly: at (or near) its timeout or with events in it; early and empty;
+ * or at once and empty (a failure).
+ */
+type WatchOutcome = 'timeout' | 'early' | 'short';
+
 /**
  * The list/watch state machine for one informer. It owns the resourceVersion:
  * - after a complete list, the list's resourceVersion;
@@ -81,11 +90,17 @@ const TIGHT_LOOP_GUARD = 3;
  */
 export class Reflector {
   private resourceVersion = '';
+  /** Whether the current loop iteration's watch got its response headers (it was open). */
+  private watchOpened = false;
+  /** With the default transform, the transport need not build managedFields at all. */
+  private readonly hints: ParseHints | undefined;
 
   constructor(
     private readonly host: ReflectorHost,
     private readonly o: ReflectorOptions,
-  ) {}
+  ) {
+    this.hints = o.transform === dropManagedFields ? { dropManagedFields: true } : undefined;
+  }
 
   get lastResourceVersion(): string {
     return this.resourceVersion;
@@ -98,8 +113,10 @@ export class Reflector {
     let consecutiveFailures = 0;
     let lastErrorKey = '';
     let sameErrorCount = 0;
+    this.o.backoff.reset(); // a (re)start is a fresh beginning: attempts count from 1 again
     this.host.setPhase('connecting');
     while (!signal.aborted) {
+      this.watchOpened = false;
       try {
         if (needList) {
           await this.listAll(signal, relistReason);
@@ -107,16 +124,29 @@ export class Reflector {
           relistReason = undefined;
         }
         const outcome = await this.watchOnce(signal);
-        if (outcome.healthy) {
-          consecutiveFailures = 0;
-          lastErrorKey = '';
-          sameErrorCount = 0;
-          continue; // F04: clean end, re-watch at once from the last resourceVersion
+        if (outcome === 'short') throw new ShortWatchError();
+        consecutiveFailures = 0;
+        lastErrorKey = '';
+        sameErrorCount = 0;
+        if (outcome === 'early') {
+          // Ended cleanly but long before its timeout, with nothing in it: a server shutting
+          // down or a proxy recycling connections, likely for every watch at once. Not a failure;
+          // re-watch from the same resourceVersion after a short spread so they do not stampede.
+          const delayMs = this.o.backoff.spreadDelay();
+          const retryAt = this.o.clock.now() + delayMs;
+          this.host.setPhase('connecting', 'the server ended the watch early', retryAt);
+          try {
+            await sleep(this.o.clock, delayMs, signal);
+          } catch {
+            break;
+          }
         }
-        throw new ShortWatchError();
+        continue; // F04: a watch that reached its timeout is re-opened at once
       } catch (err) {
         if (signal.aborted) break;
         const decision = this.decide(err);
+        // An open watch lost after a healthy run: likely every watch of the cluster at once (B4).
+        const spread = consecutiveFailures === 0 && this.watchOpened;
         consecutiveFailures++;
         const key = errorKey(err);
         sameErrorCount = key === lastErrorKey ? sameErrorCount + 1 : 1;
@@ -132,7 +162,7 @@ export class Reflector {
         let wait = decision.wait;
         if (wait === 'none' && consecutiveFailures >= TIGHT_LOOP_GUARD) wait = 'backoff';
         if (wait === 'none') continue; // listAll or the next watch sets the phase
-        const { delayMs, attempt } = this.delayFor(wait);
+        const { delayMs, attempt } = this.delayFor(wait, spread);
         const retryAt = this.o.clock.now() + delayMs;
         this.host.setPhase(decision.phase, decision.reason, retryAt);
         this.host.emit({ type: 'backoff', attempt, delayMs: Math.round(delayMs), cause: decision.reason, retryAt });
@@ -145,8 +175,9 @@ export class Reflector {
     }
   }
 
-  private delayFor(wait: 'backoff' | 'slow' | number): { delayMs: number; attempt: number } {
+  private delayFor(wait: 'backoff' | 'slow' | number, spread: boolean): { delayMs: number; attempt: number } {
     if (wait === 'slow') return this.o.backoff.slow();
+    if (wait === 'backoff' && spread) return this.o.backoff.spread();
     const b = this.o.backoff.next();
     if (wait === 'backoff') return b;
     return { delayMs: Math.max(b.delayMs, Math.min(wait, this.o.maxRetryAfterMs)), attempt: b.attempt };
@@ -238,7 +269,7 @@ export class Reflector {
         do {
           const q = this.query(this.o.pageSize > 0 ? { limit: String(this.o.pageSize) } : {});
           if (cont) q.continue = cont;
-          const page = await this.withDeadline(signal, (s) => this.o.transport.list(this.path, q, s), 'list page');
+          const page = await this.withDeadline(signal, (s) => this.o.transport.list(this.path, q, s, this.hints), 'list page');
           pages++;
           if (!page || typeof page !== 'object' || !Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== 'string') {
             throw new ProtocolError('the server answered the list with something that is not a list');
@@ -302,7 +333,7 @@ export class Reflector {
    * the server closed early without sending anything (F20); throws for everything else that
    * went wrong. ERROR events become ApiErrors.
    */
-  private async watchOnce(signal: AbortSignal): Promise<{ healthy: boolean }> {
+  private async watchOnce(signal: AbortSignal): Promise<WatchOutcome> {
     const timeoutSeconds = this.watchTimeoutSeconds();
     const startRv = this.resourceVersion;
     const query = this.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
@@ -342,6 +373,7 @@ export class Reflector {
       await this.o.transport.watch(this.path, query, ctl.signal, {
         onOpen: () => {
           opened = true;
+          this.watchOpened = true;
           connectTimer?.cancel();
           connectTimer = undefined;
           stats.watches++;
@@ -352,10 +384,10 @@ export class Reflector {
         onData: () => {
           silentTicks = 0;
         },
-        onLine: (parsed, raw) => {
+        onLine: (parsed, text) => {
           if (failure) return;
           if (parsed === undefined || typeof parsed !== 'object' || parsed === null) {
-            return fail(new ProtocolError(`malformed line in the watch stream: ${truncate(raw)}`));
+            return fail(new ProtocolError(`malformed line in the watch stream: ${truncate(text())}`));
           }
           const ev = parsed as { type?: unknown; object?: unknown };
           const type = ev.type;
@@ -393,7 +425,7 @@ export class Reflector {
               return fail(new ProtocolError(`unknown watch event type ${JSON.stringify(type)}`, typeof type === 'string' ? type : undefined));
           }
         },
-      });
+      }, this.hints);
     } catch (err) {
       if (!failure) failure = err instanceof Error ? err : new Error(String(err));
     } finally {
@@ -406,19 +438,21 @@ export class Reflector {
     if (ctl.signal.aborted && failure === undefined) failure = reasonOf(ctl.signal);
     // A deadline or our own stop arrives as an AbortedError from the transport: report its cause.
     if (failure instanceof AbortedError && ctl.signal.reason instanceof Error) failure = ctl.signal.reason;
+    // A healthy server ends a watch at its timeout. One that ends at once with nothing in it is broken (F20).
+    const outcome: WatchOutcome =
+      events > 0 || durationMs >= (timeoutSeconds * 1000) / 2 ? 'timeout' : durationMs < SHORT_WATCH_MS ? 'short' : 'early';
     if (opened) {
       host.emit({
         type: 'watch-closed',
         resourceVersion: this.resourceVersion || undefined,
-        reason: failure ? describeError(failure) : 'the server ended the watch',
+        cause: failure ? (signal.aborted ? 'stopped' : 'failed') : outcome === 'timeout' ? 'ended' : 'ended-early',
+        reason: failure ? describeError(failure) : outcome === 'timeout' ? 'the server ended the watch' : 'the server ended the watch early without sending anything',
         events,
         durationMs,
       });
     }
     if (failure) throw failure;
-    // A healthy server ends a watch at its timeout. One that ends early with nothing in it is broken.
-    const healthy = events > 0 || durationMs >= (timeoutSeconds * 1000) / 2;
-    return { healthy };
+    return outcome;
   }
 
   /** Runs one request with the request deadline. */

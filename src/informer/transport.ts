@@ -8,11 +8,23 @@ export interface ListResponse {
   items?: unknown[];
 }
 
+/** What the caller will do with the objects, so that a transport may skip work. Transports may ignore hints. */
+export interface ParseHints {
+  /**
+   * The caller drops `metadata.managedFields` (the default transform): a transport may leave
+   * them out of list items and watch event objects (see managed-fields.ts).
+   */
+  dropManagedFields?: boolean;
+}
+
 export interface WatchCallbacks {
   /** Response headers arrived with 200: the watch is open. */
   onOpen(): void;
-  /** One line of the stream, parsed once. `parsed` is undefined when the line is not JSON. */
-  onLine(parsed: unknown, raw: string): void;
+  /**
+   * One line of the stream, parsed once. `parsed` is undefined when the line is not JSON.
+   * `text()` gives the line as received (decoded only when asked, for messages).
+   */
+  onLine(parsed: unknown, text: () => string): void;
   /** Bytes arrived (a cheap signal for the no-data deadline). */
   onData(): void;
 }
@@ -26,9 +38,9 @@ export interface KubeTransport {
   /** A label for logs: the server URL, never a credential. */
   readonly server: string;
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T>;
-  list(path: string, query: Record<string, string>, signal: AbortSignal): Promise<ListResponse>;
+  list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */
-  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks): Promise<void>;
+  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void>;
   dispose(): void;
 }
 

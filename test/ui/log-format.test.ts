@@ -22,7 +22,7 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
   synced: { event: { type: 'synced', resourceVersion: '48213', objects: 1 }, level: 'debug', text: /^synced: 1 object at resourceVersion 48213$/ },
   'watch-opened': { event: { type: 'watch-opened', resourceVersion: '48213', timeoutSeconds: 412 }, level: 'info', text: /^watch opened at resourceVersion 48213, timeoutSeconds 412$/ },
   'watch-closed': {
-    event: { type: 'watch-closed', resourceVersion: '48300', reason: 'connection reset (ECONNRESET)', events: 14, durationMs: 123_000 },
+    event: { type: 'watch-closed', cause: 'failed', resourceVersion: '48300', reason: 'connection reset (ECONNRESET)', events: 14, durationMs: 123_000 },
     level: 'warn',
     text: /^watch closed after 2 min 3 s, 14 events, at resourceVersion 48300: connection reset \(ECONNRESET\)$/,
   },
@@ -83,10 +83,12 @@ describe('log formatting', function () {
   });
 
   it('watch closes: at the timeout is info, by our stop is debug, a failure is warn; messages stay on one line', () => {
-    const closed = (reason: string) => formatLifecycleEvent(label, { type: 'watch-closed', reason, events: 1, durationMs: 420_000, resourceVersion: '9' });
-    assert.deepEqual(closed('the server ended the watch'), { level: 'info', message: `[${label}] watch closed by the server after 7 min, 1 event, at resourceVersion 9` });
-    assert.equal(closed('stopped').level, 'debug');
-    assert.equal(closed('no data for 330 s: the connection looks half-open').level, 'warn');
+    const closed = (cause: 'ended' | 'ended-early' | 'failed' | 'stopped', reason: string) =>
+      formatLifecycleEvent(label, { type: 'watch-closed', cause, reason, events: 1, durationMs: 420_000, resourceVersion: '9' });
+    assert.deepEqual(closed('ended', 'the server ended the watch'), { level: 'info', message: `[${label}] watch closed by the server after 7 min, 1 event, at resourceVersion 9` });
+    assert.equal(closed('ended-early', 'the server ended the watch early').level, 'info');
+    assert.equal(closed('stopped', 'stopped').level, 'debug');
+    assert.equal(closed('failed', 'no data for 330 s: the connection looks half-open').level, 'warn');
     const multi = formatLifecycleEvent(label, { type: 'warning', message: 'line one\n  line two\r\nthree' });
     assert.equal(multi.message, `[${label}] warning: line one line two three`);
     const long = formatLifecycleEvent(label, { type: 'expired', message: 'x'.repeat(5000) });

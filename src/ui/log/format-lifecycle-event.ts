@@ -20,11 +20,6 @@ export interface EventContext {
   failures?: number;
 }
 
-/** The reason an informer gives a watch that ended at its timeout (reflector.ts). */
-const SERVER_ENDED = 'the server ended the watch';
-/** The reason of a watch aborted by our own stop or restart (an AbortedError('stopped')). */
-const STOPPED = 'stopped';
-
 /** Phases that mean a failed attempt and a wait before the next one. */
 export function isFailurePhase(phase: InformerPhase): boolean {
   return phase === 'backing-off' || phase === 'unreachable' || phase === 'unauthorized' || phase === 'forbidden' || phase === 'not-found';
@@ -71,9 +66,16 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
       return line('info', `watch opened at resourceVersion ${event.resourceVersion || '(none)'}, timeoutSeconds ${event.timeoutSeconds}`);
     case 'watch-closed': {
       const stats = `after ${formatDuration(event.durationMs)}, ${count(event.events, 'event')}${event.resourceVersion ? `, at resourceVersion ${event.resourceVersion}` : ''}`;
-      if (event.reason === SERVER_ENDED) return line('info', `watch closed by the server ${stats}`);
-      if (event.reason === STOPPED) return line('debug', `watch closed by a stop or restart ${stats}`);
-      return line('warn', `watch closed ${stats}: ${oneLine(event.reason)}`);
+      switch (event.cause) {
+        case 'ended':
+          return line('info', `watch closed by the server ${stats}`);
+        case 'ended-early':
+          return line('info', `watch closed early by the server ${stats}; re-watching shortly`);
+        case 'stopped':
+          return line('debug', `watch closed by a stop or restart ${stats}`);
+        case 'failed':
+          return line('warn', `watch closed ${stats}: ${oneLine(event.reason)}`);
+      }
     }
     case 'bookmark':
       return line('trace', `bookmark: resourceVersion ${event.resourceVersion}`);

@@ -5,6 +5,8 @@
  * Everything is drawn from a seeded PRNG, so every run serves the same bytes.
  */
 
+import { seededRandom } from '../../src/informer/clock';
+
 export interface ResourceSpec {
   group: string;
   version: string;
@@ -35,17 +37,6 @@ export function collectionPath(r: ResourceSpec, namespace?: string): string {
   return `${base}${r.namespaced && namespace ? `/namespaces/${namespace}` : ''}/${r.resource}`;
 }
 
-/** mulberry32 */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function uuid(rnd: () => number): string {
   let s = '';
@@ -90,7 +81,7 @@ const T0 = Date.parse('2026-05-04T09:30:00Z');
  * annotations, two data keys, and the managedFields of helm and of a later kubectl patch.
  */
 export function configMaps(count: number, namespace: string, firstRv: number, seed = 1): RenderedObject[] {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const out: RenderedObject[] = [];
   for (let i = 0; i < count; i++) {
     const name = `app-config-${String(i).padStart(5, '0')}`;
@@ -149,7 +140,7 @@ export function configMaps(count: number, namespace: string, firstRv: number, se
  * managedFields of kube-controller-manager and kubelet. About 4 KiB of JSON each.
  */
 export function pods(count: number, namespaces: number, firstRv: number, seed = 3): RenderedObject[] {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const perNs = Math.ceil(count / namespaces);
   const out: RenderedObject[] = [];
   for (let i = 0; i < count; i++) {
@@ -319,7 +310,7 @@ export function pods(count: number, namespaces: number, firstRv: number, seed = 
 
 /** Small objects for the quiet types of B6 (any kind: the reference deserializes leniently). */
 export function smallObjects(kind: string, count: number, namespace: string | undefined, firstRv: number, seed: number): RenderedObject[] {
-  const rnd = prng(seed);
+  const rnd = seededRandom(seed);
   const out: RenderedObject[] = [];
   for (let i = 0; i < count; i++) {
     const name = `${kind.toLowerCase()}-${i}`;

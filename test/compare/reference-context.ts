@@ -6,6 +6,7 @@ import { FakeApiServer } from '../support/apiserver';
 import { EventRecorder, identity, type ObjectIdentity } from '../support/event-recorder';
 import type { ClientUnderTest } from '../faults/client-under-test';
 import { converge, SCALE, SERVER_MS_PER_SECOND, WAIT_BOUND_MS } from '../faults/rig';
+import { ConfigMapObjects } from '../faults/configmap-objects';
 import type { FaultContext, Scenario } from '../faults/scenario';
 
 /**
@@ -90,7 +91,7 @@ function isAbort(err: unknown): boolean {
  *
  * Same server, same time scale, same initial objects and the same convergence check as our Rig.
  */
-export class ReferenceContext implements FaultContext {
+export class ReferenceContext extends ConfigMapObjects implements FaultContext {
   readonly recorder = new EventRecorder();
   readonly ours = undefined;
   readonly errors: RecordedError[] = [];
@@ -102,7 +103,6 @@ export class ReferenceContext implements FaultContext {
   readonly kc = new KubeConfig();
   readonly informer: ReferenceInformer;
 
-  private counter = 0;
   private running = false;
   private stoppedByHarness = false;
   private pendingStart = false;
@@ -114,11 +114,12 @@ export class ReferenceContext implements FaultContext {
   private readonly clientView: ClientUnderTest;
 
   private constructor(
-    readonly server: FakeApiServer,
-    readonly namespace: string,
+    server: FakeApiServer,
+    namespace: string,
     private readonly opts: ReferenceOptions,
     lazyStart: boolean,
   ) {
+    super(server, namespace);
     this.kc.loadFromString(server.kubeconfig());
     const coreApi = this.kc.makeApiClient(CoreV1Api);
     const listFn = async () => {
@@ -189,20 +190,6 @@ export class ReferenceContext implements FaultContext {
   /** Real milliseconds since the context was made. */
   elapsed(): number {
     return Date.now() - this.startedAt;
-  }
-
-  createObject(name = `cm-${this.counter++}`, namespace = this.namespace): void {
-    this.server.create('configmaps', { metadata: { name, namespace }, data: { v: '0' } });
-  }
-
-  updateObject(name: string, value: string, namespace = this.namespace): void {
-    const cur = this.server.get('configmaps', namespace, name);
-    assert.ok(cur, `no object ${namespace}/${name} to update`);
-    this.server.update('configmaps', { ...cur, data: { v: value } });
-  }
-
-  deleteObject(name: string, namespace = this.namespace): void {
-    this.server.delete('configmaps', namespace, name);
   }
 
   async synced(): Promise<void> {

@@ -9,6 +9,7 @@ import type { ResourceType } from '../../src/informer/resource-type';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';
 import { EventRecorder, identity, identityLines, type ObjectIdentity } from '../support/event-recorder';
 import type { ClientUnderTest } from './client-under-test';
+import { ConfigMapObjects } from './configmap-objects';
 import type { FaultContext } from './scenario';
 
 /**
@@ -38,19 +39,14 @@ export interface RigOptions {
 }
 
 /** A fake API server on loopback, our informer on the real client stack, and its records. */
-export class Rig implements FaultContext {
+export class Rig extends ConfigMapObjects implements FaultContext {
   readonly recorder = new EventRecorder();
   readonly lifecycle: TimedLifecycleEvent[] = [];
   readonly clock: Clock;
   informer!: Informer;
   transport!: KubeConfigTransport;
-  private counter = 0;
-
-  private constructor(
-    readonly server: FakeApiServer,
-    readonly namespace: string,
-    seed: number,
-  ) {
+  private constructor(server: FakeApiServer, namespace: string, seed: number) {
+    super(server, namespace);
     this.clock = acceleratedClock(SCALE, seededRandom(seed));
   }
 
@@ -94,20 +90,6 @@ export class Rig implements FaultContext {
   }
 
   /** Creates a ConfigMap with a unique name (or the given one) in the rig's namespace. */
-  createObject(name = `cm-${this.counter++}`, namespace = this.namespace): void {
-    this.server.create('configmaps', { metadata: { name, namespace }, data: { v: '0' } });
-  }
-
-  updateObject(name: string, value: string, namespace = this.namespace): void {
-    const cur = this.server.get('configmaps', namespace, name);
-    assert.ok(cur, `no object ${namespace}/${name} to update`);
-    this.server.update('configmaps', { ...cur, data: { v: value } });
-  }
-
-  deleteObject(name: string, namespace = this.namespace): void {
-    this.server.delete('configmaps', namespace, name);
-  }
-
   serverObjects(): ObjectIdentity[] {
     return this.server.list('configmaps', this.namespace).map((o) => identity(o as Parameters<typeof identity>[0]));
   }

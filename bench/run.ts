@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --only B1,B3]`: runs the cases of /work/shared/PERF.md side by
+ * `npm run bench [-- --quick] [-- --only B1,B3]`: runs the cases of the shared PERF.md side by
  * side (ours, the reference @kubernetes/client-node informer, and the bare JSON.parse limit) on a
  * local HTTPS API server, prints one table on stdout, progress on stderr, and writes
  * bench/results.json.

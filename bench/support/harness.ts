@@ -16,7 +16,7 @@ const CERTS = join(ROOT, 'test', 'support', 'certs');
 
 /** V8 flags of every child: gc() for retained-heap figures, room for B3's reference. */
 const CHILD_FLAGS = ['--expose-gc', '--max-old-space-size=16384'];
-/** Extra flags for client processes only, e.g. BENCH_CLIENT_FLAGS='--cpu-prof --cpu-prof-dir=/tmp/prof'. */
+/** Extra flags for client processes only, e.g. BENCH_CLIENT_FLAGS='--cpu-prof --cpu-prof-dir=prof'. */
 const CLIENT_FLAGS = [...CHILD_FLAGS, ...(process.env.BENCH_CLIENT_FLAGS ?? '').split(' ').filter(Boolean)];
 
 /** Bundles the child entries (plain Node loads one bundled file in ~0.2 s; tsx would take ~2 s). */

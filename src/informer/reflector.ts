@@ -68,7 +68,7 @@ const NETWORK_UNREACHABLE = new Set([
   'ERR_SSL_WRONG_VERSION_NUMBER',
 ]);
 
-/** Consecutive failures after which even "retry at once" decisions back off. */
+/** Retries at once in a row after which the next one backs off instead. */
 const TIGHT_LOOP_GUARD = 3;
 
 /** An empty watch that the server closes sooner than this is a failure, as in client-go (F20). */
@@ -113,6 +113,7 @@ export class Reflector {
     let consecutiveFailures = 0;
     let lastErrorKey = '';
     let sameErrorCount = 0;
+    let retriesAtOnce = 0;
     this.o.backoff.reset(); // a (re)start is a fresh beginning: attempts count from 1 again
     this.host.setPhase('connecting');
     while (!signal.aborted) {
@@ -126,6 +127,7 @@ export class Reflector {
         const outcome = await this.watchOnce(signal);
         if (outcome === 'short') throw new ShortWatchError();
         consecutiveFailures = 0;
+        retriesAtOnce = 0;
         lastErrorKey = '';
         sameErrorCount = 0;
         if (outcome === 'early') {
@@ -160,8 +162,10 @@ export class Reflector {
           relistReason = decision.relistReason ?? decision.reason;
         }
         let wait = decision.wait;
-        if (wait === 'none' && consecutiveFailures >= TIGHT_LOOP_GUARD) wait = 'backoff';
+        // Retrying at once (expiry, a bad line) is right once or twice, never as a loop.
+        if (wait === 'none' && ++retriesAtOnce >= TIGHT_LOOP_GUARD) wait = 'backoff';
         if (wait === 'none') continue; // listAll or the next watch sets the phase
+        retriesAtOnce = 0;
         const { delayMs, attempt } = this.delayFor(wait, spread);
         const retryAt = this.o.clock.now() + delayMs;
         this.host.setPhase(decision.phase, decision.reason, retryAt);

@@ -18,7 +18,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Dialog, KUBE_WATCH, WorkbenchUi, type TreeRow } from './pages';
 import { poll } from './support/poll';
-import { DEFAULT_WATCHED, SimulatedCluster } from './support/simulated-cluster';
+import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');

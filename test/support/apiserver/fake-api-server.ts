@@ -1,6 +1,6 @@
 /**
  * A local Kubernetes API server for tests that speaks the wire protocol of kube-apiserver 1.26
- * (see /work/shared/fixtures/apiserver): list with pagination, watch with replay, bookmarks,
+ * (see the shared fixtures/apiserver transcripts): list with pagination, watch with replay, bookmarks,
  * expiry, timeouts, discovery, bearer-token auth, and injectable faults.
  *
  * Invariants:
@@ -205,9 +205,12 @@ export class FakeApiServer {
     this.faults.clear();
   }
 
-  /** Ends every open watch cleanly ('end') or with an RST ('reset'); returns how many. */
-  dropWatches(how: 'end' | 'reset'): number {
-    const open = [...this.watches];
+  /**
+   * Ends every open watch (of `resource` only, when given: 'events', 'deployments.apps') cleanly
+   * ('end') or with an RST ('reset'); returns how many.
+   */
+  dropWatches(how: 'end' | 'reset', resource?: string): number {
+    const open = [...this.watches].filter((w) => resource === undefined || w.resource === resource);
     for (const w of open) (how === 'end' ? w.end() : w.reset());
     return open.length;
   }

@@ -1,6 +1,6 @@
 /**
  * The fake Kubernetes API server for tests. See fake-api-server.ts for behaviour and
- * /work/shared/fixtures/apiserver for the real-server transcripts it mirrors.
+ * the shared fixtures/apiserver folder for the real-server transcripts it mirrors.
  */
 export { FakeApiServer } from './fake-api-server';
 export type {

@@ -108,6 +108,12 @@ printf '{ "private": true }\n' >"$APP_DIR/package.json"
   # Node 24 first on PATH: npm (a `#!/usr/bin/env node` script), code-server's postinstall (which
   # checks the Node major in npm's user agent) and node-gyp all run on it.
   export PATH="$HOME_DIR/bin:$PATH"
+  # Run from an npm script, the outer npm's settings arrive as npm_config_* variables, and the
+  # inner npm would take them as its own: its user agent would then name the outer Node (20),
+  # which code-server's postinstall rejects. Start from a clean npm environment.
+  while IFS='=' read -r name _; do
+    case "$name" in npm_config_* | npm_package_* | npm_lifecycle_* | npm_execpath | npm_node_execpath | npm_command) unset "$name" ;; esac
+  done < <(env)
   # node-gyp builds against these headers instead of downloading them (nothing can be downloaded
   # here but registry packages); this env setting overrides `nodedir` in ~/.npmrc.
   # (npm 11 warns that it does not know `nodedir`, but still hands it to node-gyp.) All of

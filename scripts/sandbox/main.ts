@@ -30,7 +30,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import {
-  DEFAULT_SETTINGS,
+  SHOWCASE_SETTINGS,
   codeServerPaths,
   installExtension,
   prepareProfile,
@@ -335,14 +335,7 @@ class Sandbox {
       userDataDir,
       extensionsDir,
       settings: {
-        ...DEFAULT_SETTINGS,
-        'workbench.colorTheme': 'Default Dark Modern',
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'workbench.welcomePage.walkthroughs.openOnInstall': false,
-        'window.commandCenter': false,
-        'workbench.layoutControl.enabled': false,
-        'editor.minimap.enabled': false,
-        'output.smartScroll.enabled': true,
+        ...SHOWCASE_SETTINGS,
         'files.exclude': { '**/.vscode': true },
         'remote.autoForwardPorts': false,
         // The workspace folder lives in this repository: no "open the parent repository?" prompt.

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 export const repoRoot: string;
 export const CHROMIUM_ARGS: readonly string[];
 export const DEFAULT_SETTINGS: Readonly<Record<string, unknown>>;
+export const SHOWCASE_SETTINGS: Readonly<Record<string, unknown>>;
 export const CODE_SERVER_OWN_ENV: readonly string[];
 
 export interface CodeServerPaths {

@@ -37,6 +37,18 @@ export const DEFAULT_SETTINGS = {
   'workbench.tips.enabled': false,
 };
 
+/** A calm, predictable window for people and screenshots (the e2e tests and the sandbox). */
+export const SHOWCASE_SETTINGS = {
+  ...DEFAULT_SETTINGS,
+  'workbench.colorTheme': 'Default Dark Modern',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'window.commandCenter': false,
+  'workbench.layoutControl.enabled': false,
+  'editor.minimap.enabled': false,
+  'output.smartScroll.enabled': true,
+};
+
 // Variables code-server reads for its own setup; given to it from the caller's environment they
 // would change its port, host, config, password or make it talk to another instance.
 export const CODE_SERVER_OWN_ENV = [

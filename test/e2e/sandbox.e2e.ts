@@ -11,11 +11,10 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../scripts/vscode/code-server.mjs';
-import { SANDBOX_LINES, SandboxProcess, groupAlive, groupLeftAfter, groupMembers, killGroup } from '../sandbox/sandbox-process';
+import { SANDBOX_LINES, SandboxProcess, groupAlive, groupLeftAfter, groupMembers, killGroup, refused } from '../sandbox/sandbox-process';
 import { KUBE_WATCH, WorkbenchUi, type TreeRow } from './pages';
 import { poll } from './support/poll';
 import { defaultVsixPath, repoRoot } from './support/workbench';
@@ -26,18 +25,6 @@ const NAMESPACES = ['batch', 'default', 'kube-system', 'monitoring', 'payments',
 const WATCHING = /^watching · rv \d+$/;
 const SCREENSHOT = path.join(repoRoot, 'docs', 'screenshot.png');
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
-
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-  });
-}
 
 describe('npm start: the sandbox in the browser (code-server, Chromium)', function () {
   this.timeout(240_000);

@@ -4,6 +4,7 @@
  * on its standard input, stopped with a signal like Ctrl-C.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import * as net from 'node:net';
 import * as path from 'node:path';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -152,4 +153,17 @@ export async function groupLeftAfter(pgid: number, boundMs: number): Promise<str
     await new Promise((r) => setTimeout(r, 100));
   }
   return [];
+}
+
+/** True once nothing listens at `url`'s host and port any more. */
+export function refused(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: hostname, port: Number(port) });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
 }

@@ -7,11 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import type { KubeObject, TimedLifecycleEvent } from '../../src/informer';
 import { WatchManager, type WatchEntry } from '../../src/manager';
-import { SANDBOX_LINES, SandboxProcess, groupLeftAfter } from './sandbox-process';
+import { SANDBOX_LINES, SandboxProcess, groupLeftAfter, refused } from './sandbox-process';
 
 const RESOURCES = ['pods', 'deployments.apps', 'replicasets.apps', 'configmaps', 'widgets.example.com'];
 
@@ -23,18 +22,6 @@ async function until<T>(what: string, read: () => T, accept: (v: T) => boolean, 
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen: ${JSON.stringify(v)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function refused(url: string): Promise<boolean> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: hostname, port: Number(port) });
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-  });
 }
 
 const keys = (objs: KubeObject[]) => objs.map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort();

@@ -250,20 +250,29 @@ export class WatchTreeModel implements Disposable {
 
   private upsert(entryId: string, obj: KubeObject): void {
     const place = this.places.get(entryId) ?? this.adopt(entryId);
+    if (!place) return;
+    const put = this.put(place, entryId, obj);
+    if (!put) return;
+    if (!put.existing) this.dirty.add(put.container.owner);
+    else if (put.existing.shownKey !== undefined && put.existing.shownKey !== objectStatusKey(obj, this.kindOf(entryId, obj))) this.dirty.add(put.existing);
+    this.statsChanged(place);
+  }
+
+  /**
+   * Puts `obj` into its container under `place`: replaces the object of an existing node, or adds
+   * a node. Returns the container and the node replaced (undefined when one was added), or
+   * undefined when the object has no place (no name, no container).
+   */
+  private put(place: EntryPlace, entryId: string, obj: KubeObject): { container: ObjectContainer; existing?: ObjectNode } | undefined {
     const name = obj.metadata.name;
-    if (!place || !name) return;
+    if (!name) return undefined;
     const namespace = obj.metadata.namespace ?? '';
     const container = this.containerFor(place, namespace, true);
-    if (!container) return;
+    if (!container) return undefined;
     const existing = container.get(name);
-    if (existing) {
-      existing.object = obj;
-      if (existing.shownKey !== undefined && existing.shownKey !== objectStatusKey(obj, this.kindOf(entryId, obj))) this.dirty.add(existing);
-    } else {
-      container.add(new ObjectNode(`${entryId}/${namespace}/${name}`, container.owner, entryId, namespace, name, obj));
-      this.dirty.add(container.owner);
-    }
-    this.statsChanged(place);
+    if (existing) existing.object = obj;
+    else container.add(new ObjectNode(`${entryId}/${namespace}/${name}`, container.owner, entryId, namespace, name, obj));
+    return { container, existing };
   }
 
   /** `sameUidOnly`: for removals of a discarded informer's objects, which must not take a successor's. */
@@ -428,15 +437,8 @@ export class WatchTreeModel implements Disposable {
   /** Inserts without scheduling (the caller refreshes the whole resource node). */
   private upsertQuietly(entryId: string, obj: KubeObject): void {
     const place = this.places.get(entryId);
-    const name = obj.metadata.name;
-    if (!place || !name) return;
-    const namespace = obj.metadata.namespace ?? '';
-    const container = this.containerFor(place, namespace, true);
-    if (!container) return;
-    const existing = container.get(name);
-    if (existing) existing.object = obj;
-    else container.add(new ObjectNode(`${entryId}/${namespace}/${name}`, container.owner, entryId, namespace, name, obj));
-    this.dirty.add(container.owner);
+    const put = place && this.put(place, entryId, obj);
+    if (put) this.dirty.add(put.container.owner);
   }
 
   /** Gathers every object under `node` (with its entry) into `out`. */

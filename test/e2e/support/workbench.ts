@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import {
-  DEFAULT_SETTINGS,
+  SHOWCASE_SETTINGS,
   codeServerPaths,
   installExtension,
   launchChromium,
@@ -73,16 +73,8 @@ export class Workbench {
       userDataDir,
       extensionsDir,
       settings: {
-        ...DEFAULT_SETTINGS,
-        // A calm, predictable window for reading and screenshots.
-        'workbench.colorTheme': 'Default Dark Modern',
-        'workbench.secondarySideBar.defaultVisibility': 'hidden',
-        'workbench.welcomePage.walkthroughs.openOnInstall': false,
+        ...SHOWCASE_SETTINGS,
         'workbench.activityBar.location': 'default',
-        'window.commandCenter': false,
-        'workbench.layoutControl.enabled': false,
-        'editor.minimap.enabled': false,
-        'output.smartScroll.enabled': true,
         ...opts.settings,
       },
     });

@@ -94,6 +94,18 @@ export class Reflector {
   private watchOpened = false;
   /** With the default transform, the transport need not build managedFields at all. */
   private readonly hints: ParseHints | undefined;
+  /** Whether the last attempt (list or watch) failed; survives a restart. */
+  private lastAttemptFailed = false;
+  /** When the backoff after the last failure ends (clock ms); survives a restart. */
+  private retryAt = 0;
+  /**
+   * Whether a restart already skipped the backoff wait since the last attempt that waited it
+   * out: a restart retries at once only once, so repeated restarts do not burst lists at a
+   * failing server.
+   */
+  private restartSkippedWait = false;
+  /** Whether the current loop iteration's watch failed with a transport error right after opening. */
+  private watchFailedAtOnce = false;
 
   constructor(
     private readonly host: ReflectorHost,
@@ -114,10 +126,25 @@ export class Reflector {
     let lastErrorKey = '';
     let sameErrorCount = 0;
     let retriesAtOnce = 0;
-    this.o.backoff.reset(); // a (re)start is a fresh beginning: attempts count from 1 again
+    if (!this.lastAttemptFailed) {
+      this.o.backoff.reset(); // a (re)start after health is a fresh beginning: attempts count from 1 again
+    } else if (this.restartSkippedWait && this.retryAt > this.o.clock.now()) {
+      // A second restart while the server keeps failing waits out the backoff the first one skipped.
+      const reason = 'restarted while failing: waiting out the backoff';
+      this.host.setPhase('backing-off', reason, this.retryAt);
+      try {
+        await sleep(this.o.clock, this.retryAt - this.o.clock.now(), signal);
+      } catch {
+        return;
+      }
+      this.restartSkippedWait = false;
+    } else {
+      this.restartSkippedWait = true; // the backoff is kept: a failure now waits longer
+    }
     this.host.setPhase('connecting');
     while (!signal.aborted) {
       this.watchOpened = false;
+      this.watchFailedAtOnce = false;
       try {
         if (needList) {
           await this.listAll(signal, relistReason);
@@ -126,6 +153,7 @@ export class Reflector {
         }
         const outcome = await this.watchOnce(signal);
         if (outcome === 'short') throw new ShortWatchError();
+        this.lastAttemptFailed = false;
         consecutiveFailures = 0;
         retriesAtOnce = 0;
         lastErrorKey = '';
@@ -150,10 +178,11 @@ export class Reflector {
         // An open watch lost after a healthy run: likely every watch of the cluster at once (B4).
         const spread = consecutiveFailures === 0 && this.watchOpened;
         consecutiveFailures++;
-        const key = errorKey(err);
+        this.lastAttemptFailed = true;
+        const key = errorKey(err) + (this.watchFailedAtOnce ? ':at-once' : '');
         sameErrorCount = key === lastErrorKey ? sameErrorCount + 1 : 1;
         lastErrorKey = key;
-        if (!decision.relist && sameErrorCount >= 2 && repeatsLeadToRelist(err)) {
+        if (!decision.relist && sameErrorCount >= 2 && (repeatsLeadToRelist(err) || this.watchFailedAtOnce)) {
           decision.relist = true;
           decision.relistReason = `the same error repeated: ${decision.reason}`;
         }
@@ -168,6 +197,7 @@ export class Reflector {
         retriesAtOnce = 0;
         const { delayMs, attempt } = this.delayFor(wait, spread);
         const retryAt = this.o.clock.now() + delayMs;
+        this.retryAt = retryAt;
         this.host.setPhase(decision.phase, decision.reason, retryAt);
         this.host.emit({ type: 'backoff', attempt, delayMs: Math.round(delayMs), cause: decision.reason, retryAt });
         try {
@@ -175,6 +205,7 @@ export class Reflector {
         } catch {
           break;
         }
+        this.restartSkippedWait = false;
       }
     }
   }
@@ -213,6 +244,8 @@ export class Reflector {
         case 403:
           return { relist: true, wait: 'slow', phase: 'forbidden', reason: err.message };
         case 404:
+          // F30: the type (or this version of a CRD) is no longer served: what we cached is gone.
+          if (this.host.store.size > 0) this.host.store.replace([]);
           return { relist: true, wait: 'slow', phase: 'not-found', reason: err.message };
         case 400:
         case 422:
@@ -291,8 +324,10 @@ export class Reflector {
         }
         throw err;
       }
+      if (signal.aborted) throw new AbortedError('stopped');
       if (relist) stats.relists++;
       stats.lists++;
+      this.lastAttemptFailed = false;
       this.host.store.replace(items);
       this.setResourceVersion(listRv, 'list');
       this.host.emit({ type: 'list-done', items: items.length, pages, resourceVersion: listRv, durationMs: this.o.clock.now() - started });
@@ -345,7 +380,8 @@ export class Reflector {
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
     const clock = this.o.clock;
-    const started = clock.now();
+    /** When the response headers arrived: an empty watch's duration counts from here, not from set-up. */
+    let openedAt = 0;
     let events = 0;
     let failure: Error | undefined;
     let opened = false;
@@ -376,7 +412,9 @@ export class Reflector {
     try {
       await this.o.transport.watch(this.path, query, ctl.signal, {
         onOpen: () => {
+          if (signal.aborted) return;
           opened = true;
+          openedAt = clock.now();
           this.watchOpened = true;
           connectTimer?.cancel();
           connectTimer = undefined;
@@ -389,7 +427,8 @@ export class Reflector {
           silentTicks = 0;
         },
         onLine: (parsed, text) => {
-          if (failure) return;
+          // Nothing is applied once stopped or restarted, not even the rest of a chunk.
+          if (failure || ctl.signal.aborted) return;
           if (parsed === undefined || typeof parsed !== 'object' || parsed === null) {
             return fail(new ProtocolError(`malformed line in the watch stream: ${truncate(text())}`));
           }
@@ -426,7 +465,13 @@ export class Reflector {
               return fail(new ApiError(status, 'event'));
             }
             default:
-              return fail(new ProtocolError(`unknown watch event type ${JSON.stringify(type)}`, typeof type === 'string' ? type : undefined));
+              // F15: a type this client does not know is logged and skipped; the watch goes on.
+              host.emit({
+                type: 'warning',
+                message: `skipped a watch event of unknown type ${truncate(JSON.stringify(type) ?? 'undefined')}`,
+                eventType: typeof type === 'string' ? type : undefined,
+              });
+              return;
           }
         },
       }, this.hints);
@@ -438,13 +483,15 @@ export class Reflector {
       signal.removeEventListener('abort', onOuterAbort);
     }
 
-    const durationMs = clock.now() - started;
+    const durationMs = opened ? clock.now() - openedAt : 0;
     if (ctl.signal.aborted && failure === undefined) failure = reasonOf(ctl.signal);
     // A deadline or our own stop arrives as an AbortedError from the transport: report its cause.
     if (failure instanceof AbortedError && ctl.signal.reason instanceof Error) failure = ctl.signal.reason;
     // A healthy server ends a watch at its timeout. One that ends at once with nothing in it is broken (F20).
     const outcome: WatchOutcome =
       events > 0 || durationMs >= (timeoutSeconds * 1000) / 2 ? 'timeout' : durationMs < SHORT_WATCH_MS ? 'short' : 'early';
+    // A transport error right after opening, with nothing received, is like a short watch (F20).
+    if (opened && events === 0 && durationMs < SHORT_WATCH_MS && failure instanceof TransportError) this.watchFailedAtOnce = true;
     if (opened) {
       host.emit({
         type: 'watch-closed',

@@ -51,7 +51,6 @@ function assertNoUnexpectedFailure(rig: Rig): void {
 
 const badLines = [
   { what: 'a malformed line', line: '{"type":"MODIFIED","object":{"kind":"ConfigMap","metadata":{"name":', eventType: undefined, message: /malformed/ },
-  { what: 'an unknown event type', line: '{"type":"SURPRISE","object":{"kind":"ConfigMap","apiVersion":"v1"}}', eventType: 'SURPRISE', message: /SURPRISE/ },
   {
     what: 'an ADDED event whose object has no metadata',
     line: '{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","data":{"k":"v"}}}',
@@ -60,7 +59,7 @@ const badLines = [
   },
 ] as const;
 
-const f15: Scenario[] = badLines.map((bad) => ({
+const f15BadLines: Scenario[] = badLines.map((bad) => ({
   title: `F15 ${bad.what} in the stream: warning${bad.eventType ? ' with the event type' : ''}, never thrown, re-watch from the last good resourceVersion without a relist`,
   setup: { initialObjects: 3, noStart: true },
   async run(ctx: FaultContext) {
@@ -93,6 +92,43 @@ const f15: Scenario[] = badLines.map((bad) => ({
     }
   },
 }));
+
+/** FAULTS.md F15: an event type this client does not know is logged and skipped; the watch is kept. */
+const f15UnknownType: Scenario = {
+  title: 'F15 an unknown event type in the stream: warning with the event type, skipped, the same watch goes on without a re-watch or relist',
+  setup: { initialObjects: 3, noStart: true },
+  async run(ctx: FaultContext) {
+    ctx.server.injectFault(
+      { type: 'malformed', line: '{"type":"SURPRISE","object":{"kind":"ConfigMap","apiVersion":"v1"}}', afterEvents: 1 },
+      { verb: 'watch', resource: 'configmaps', times: 1 },
+    );
+    await start(ctx);
+    await ctx.synced();
+    await until(() => ctx.server.openWatches() === 1 && requestsOf(ctx, 'watch').length === 1, 'the first watch');
+    ctx.createObject('before-surprise');
+    // Changes after the unknown line arrive on the same watch.
+    ctx.createObject('after-surprise');
+    ctx.updateObject('cm-1', 'after-surprise');
+    ctx.deleteObject('cm-2');
+    await ctx.converged();
+    const rig = ctx.ours;
+    if (rig) {
+      await until(() => warnings(rig).length >= 1, 'the warning');
+      const w = warnings(rig);
+      assert.equal(w.length, 1, `one warning (${w.map((e) => e.message).join('; ')})`);
+      assert.match(w[0].message, /SURPRISE/);
+      assert.equal(w[0].eventType, 'SURPRISE', 'the warning carries the event type');
+      assertNoUnexpectedFailure(rig);
+      assert.equal(requestsOf(ctx, 'watch').length, 1, 'the watch is kept: no re-watch');
+      assert.equal(requestsOf(ctx, 'list').length, 1, 'no relist');
+      assert.equal(rig.events('watch-closed').length, 0, 'the watch was not closed');
+      assert.equal(backoffs(rig).length, 0, 'no backoff');
+      await rig.phase('watching');
+    }
+  },
+};
+
+const f15: Scenario[] = [...f15BadLines, f15UnknownType];
 
 // ---------------------------------------------------------------- F16
 

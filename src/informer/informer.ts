@@ -48,7 +48,7 @@ export interface InformerOptions {
 }
 
 /**
- * Keeps a cache of one resource type true through every way a watch can fail (FAULTS.md):
+ * Keeps a cache of one resource type true through every way a watch can fail (docs/fault-matrix.md):
  * paginated list, watch with bookmarks, relist on expiry, jittered backoff, half-open deadline,
  * uid-aware deltas. It never stops by itself; only `stop()` stops it.
  */

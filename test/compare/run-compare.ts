@@ -1,5 +1,5 @@
 /**
- * `npm run compare`: runs every fault scenario (FAULTS.md) against our informer and against
+ * `npm run compare`: runs every fault scenario (docs/fault-matrix.md) against our informer and against
  * @kubernetes/client-node's own informer, on the same fake API server, and prints which of
  * them each one survives. A report, not a gate: it exits 0 whatever the verdicts, and non-zero
  * only when the harness itself breaks.

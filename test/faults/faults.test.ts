@@ -1,7 +1,7 @@
 import { allScenarios } from './scenarios';
 import { Rig, until } from './rig';
 
-describe('fault matrix (FAULTS.md), our informer over the real client stack', function () {
+describe('fault matrix (docs/fault-matrix.md), our informer over the real client stack', function () {
   for (const scenario of allScenarios) {
     it(scenario.title, async () => {
       const rig = await Rig.start({ ...scenario.setup, noStart: scenario.setup?.noStart });

@@ -119,7 +119,7 @@ export class Rig extends ConfigMapObjects implements FaultContext {
 }
 
 /**
- * FAULTS.md's convergence: the cache equals the server's objects (keys, uids,
+ * docs/fault-matrix.md's convergence: the cache equals the server's objects (keys, uids,
  * resourceVersions), and the handler events replayed onto an empty map give the same.
  */
 export async function converge(server: FakeApiServer, client: ClientUnderTest, namespace: string, boundMs = WAIT_BOUND_MS): Promise<void> {

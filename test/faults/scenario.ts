@@ -13,14 +13,14 @@ export interface FaultContext {
   deleteObject(name: string, namespace?: string): void;
   /** Asserts the client syncs within the bound. */
   synced(): Promise<void>;
-  /** Asserts FAULTS.md's convergence within the bound. */
+  /** Asserts docs/fault-matrix.md's convergence within the bound. */
   converged(): Promise<void>;
   /** Our informer's rig, for checks of state and lifecycle; undefined when running the reference. */
   readonly ours?: Rig;
 }
 
 /**
- * One row (or one aspect of a row) of FAULTS.md. The title starts with the row's id. The same
+ * One row (or one aspect of a row) of docs/fault-matrix.md. The title starts with the row's id. The same
  * scenario runs against our informer in the test suite and against @kubernetes/client-node's
  * informer in `npm run compare`.
  */

@@ -6,7 +6,7 @@ import { refusalScenarios } from './refusals';
 import { restartScenarios } from './restart';
 import { streamScenarios } from './stream';
 
-/** Every fault scenario, in FAULTS.md order of their ids. */
+/** Every fault scenario, in docs/fault-matrix.md order of their ids. */
 export const allScenarios: Scenario[] = [
   ...expiryScenarios,
   ...reconnectScenarios,

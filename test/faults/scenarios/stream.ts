@@ -93,7 +93,7 @@ const f15BadLines: Scenario[] = badLines.map((bad) => ({
   },
 }));
 
-/** FAULTS.md F15: an event type this client does not know is logged and skipped; the watch is kept. */
+/** docs/fault-matrix.md F15: an event type this client does not know is logged and skipped; the watch is kept. */
 const f15UnknownType: Scenario = {
   title: 'F15 an unknown event type in the stream: warning with the event type, skipped, the same watch goes on without a re-watch or relist',
   setup: { initialObjects: 3, noStart: true },

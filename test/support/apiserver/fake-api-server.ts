@@ -57,6 +57,8 @@ export class FakeApiServer {
   private readonly faults = new FaultRegistry();
   private readonly connections = new ConnectionTracker();
   private readonly watches = new Set<WatchStream>();
+  /** Qualified names of types whose version is no longer served (their objects are kept). */
+  private readonly unserved = new Set<string>();
   private readonly server: http.Server;
   private port: number;
   private listening = false;
@@ -125,6 +127,22 @@ export class FakeApiServer {
     this.registry.remove(group, resource);
     this.store.dropResource(name);
     return { ...def };
+  }
+
+  /**
+   * Stops serving a type's version, as when a CRD version is marked `served: false`: its objects
+   * stay in storage, open watches of it end, and every request for it gets the Go mux's
+   * plain-text 404 until `resumeServing`.
+   */
+  stopServing(resource: string): void {
+    const name = qualifiedName(this.resolve(resource));
+    this.unserved.add(name);
+    for (const w of [...this.watches]) if (w.resource === name) w.end();
+  }
+
+  /** Serves a type's version again after `stopServing`, with the objects it kept. */
+  resumeServing(resource: string): void {
+    this.unserved.delete(qualifiedName(this.resolve(resource)));
   }
 
   // ---- objects -----------------------------------------------------------------------------
@@ -379,6 +397,7 @@ export class FakeApiServer {
     const { query } = record;
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);
+    if (def && this.unserved.has(qualifiedName(def))) return sendPlainNotFound(res);
     if (!def || (route.namespace !== undefined && !def.namespaced) || route.subresource !== undefined) {
       return sendJson(req, res, query, 404, status.resourceNotFound());
     }

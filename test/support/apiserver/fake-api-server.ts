@@ -140,6 +140,20 @@ export class FakeApiServer {
     for (const w of [...this.watches]) if (w.resource === name) w.end();
   }
 
+  /**
+   * Runs `changes` with every open watch's writes held back, then lets them go: the events it
+   * causes reach each watcher in one chunk (one read on the client, on loopback).
+   */
+  inOneChunk(changes: () => void): void {
+    const open = [...this.watches];
+    for (const w of open) w.cork();
+    try {
+      changes();
+    } finally {
+      for (const w of open) w.uncork();
+    }
+  }
+
   /** Serves a type's version again after `stopServing`, with the objects it kept. */
   resumeServing(resource: string): void {
     this.unserved.delete(qualifiedName(this.resolve(resource)));

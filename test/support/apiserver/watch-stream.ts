@@ -101,6 +101,15 @@ export class WatchStream {
     }
   }
 
+  /** Holds back writes until `uncork()`, so that what is written meanwhile leaves in one chunk. */
+  cork(): void {
+    if (!this.closed) this.res.cork();
+  }
+
+  uncork(): void {
+    this.res.uncork();
+  }
+
   /** Ends the response cleanly (terminating chunk); the connection stays open for keep-alive. */
   end(): void {
     if (this.closed) return;

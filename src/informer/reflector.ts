@@ -443,12 +443,13 @@ export class Reflector {
               events++;
               const rv = obj.metadata.resourceVersion as string;
               const t = transform(obj);
-              if (type === 'DELETED') store.remove(t);
-              else store.upsert(t);
+              // Recorded before the handlers run, so that they (and a throwing one, F18) see it.
               this.resourceVersion = rv;
               stats.resourceVersion = rv;
               stats.resourceVersionSource = 'event';
               stats.resourceVersionAt = stats.lastEventAt = clock.now();
+              if (type === 'DELETED') store.remove(t);
+              else store.upsert(t);
               return;
             }
             case 'BOOKMARK': {

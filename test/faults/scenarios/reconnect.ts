@@ -45,7 +45,7 @@ export const reconnectScenarios: Scenario[] = [
       ctx.deleteObject('cm-3');
       await ctx.converged();
       if (rig) {
-        assert.ok(rig.events('backoff').length >= 2, 'resets back off');
+        await until(() => rig.events('backoff').length >= 2, 'a backoff after each of the first two resets');
         assert.equal(rig.informer.stats.relists, 0, 'a reset resumes the watch without a relist');
         assert.ok(rig.informer.isRunning);
         await rig.phase('watching');

@@ -1,5 +1,6 @@
 // Bundles the extension and the CLI with esbuild. `--production` minifies; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
+import { copyFileSync, chmodSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -19,9 +20,19 @@ const common = {
 
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // dist/cli.js is src/cli/node-version-check.cjs: it checks the Node version, then loads this bundle.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-bundle.js' },
 ];
 
+/** The CLI's unbundled entry, and no source map left over from an earlier development build. */
+function finish() {
+  mkdirSync('dist', { recursive: true });
+  copyFileSync('src/cli/node-version-check.cjs', 'dist/cli.js');
+  chmodSync('dist/cli.js', 0o755);
+  if (production) for (const f of readdirSync('dist')) if (f.endsWith('.map')) rmSync(`dist/${f}`);
+}
+
+finish();
 if (watch) {
   for (const options of targets) {
     const ctx = await esbuild.context(options);

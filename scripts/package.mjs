@@ -92,9 +92,11 @@ const ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
+  // The README's screenshot: VS Code shows a local extension's README images from the .vsix.
+  /^extension\/docs\/screenshot\.png$/,
 ];
 /** ...and must hold at least these. */
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md', 'extension/changelog.md'];
+const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md', 'extension/changelog.md', 'extension/docs/screenshot.png'];
 
 function kib(n) {
   return `${(n / 1024).toFixed(1)} KiB`;

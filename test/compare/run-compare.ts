@@ -1,8 +1,8 @@
 /**
  * `npm run compare`: runs every fault scenario (docs/fault-matrix.md) against our informer and against
  * @kubernetes/client-node's own informer, on the same fake API server, and prints which of
- * them each one survives. A report, not a gate: it exits 0 whatever the verdicts, and non-zero
- * only when the harness itself breaks.
+ * them each one survives. The reference may fail freely; the exit code is 1 when Kube Watch
+ * fails a row (or the harness itself breaks), 0 otherwise.
  *
  * Options: `--only F09,F10` (rows to run), `--bound <ms>` (per-scenario bound, default 20000),
  * `--no-error-restart` (run the reference without the example's restart-on-error handler),
@@ -292,7 +292,8 @@ function clientNodeVersion(): string {
   }
 }
 
-async function main(): Promise<void> {
+/** Runs every row; resolves whether Kube Watch passed them all. */
+async function main(): Promise<boolean> {
   const args = parseArgs(process.argv.slice(2));
   process.on('unhandledRejection', onStray('unhandled rejection'));
   process.on('uncaughtException', onStray('uncaught exception'));
@@ -369,11 +370,14 @@ async function main(): Promise<void> {
   };
   writeFileSync(join(outDir, 'compare.json'), `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nRows written to ${join('test-results', 'compare.json')}`);
+  const oursFailed = rows.filter((r) => !r.kubeWatch.pass);
+  if (oursFailed.length) console.log(`\nkube-watch fails ${oursFailed.length} row(s): ${oursFailed.map((r) => r.id).join(', ')}`);
+  return oursFailed.length === 0;
 }
 
 main().then(
   // The reference may leave a reconnect delay or a straggling request behind: do not wait for it.
-  () => process.exit(0),
+  (oursPassed) => process.exit(oursPassed ? 0 : 1),
   (err: unknown) => {
     console.error('compare harness crashed:', err);
     process.exit(1);

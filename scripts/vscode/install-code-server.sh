@@ -108,10 +108,14 @@ ln -sfn "$NODE_BIN" "$HOME_DIR/bin/node"
 # --- code-server -----------------------------------------------------------------------------
 log "npm install code-server@$CODE_SERVER_VERSION into $APP_DIR (builds native modules for Node $NODE_VERSION; takes minutes)"
 rm -rf "$APP_DIR"
-mkdir -p "$APP_DIR"
-printf '{ "private": true }\n' >"$APP_DIR/package.json"
+# Built outside the repository, then moved in: npm puts the node_modules/.bin of every folder
+# above a package on its scripts' PATH, and the repository's holds the `node` package's Node 24,
+# which would then build code-server's native modules for the wrong Node.
+BUILD_DIR="$(mktemp -d "${TMPDIR:-/tmp}/code-server-build.XXXXXX")"
+trap 'rm -rf "$BUILD_DIR"' EXIT
+printf '{ "private": true }\n' >"$BUILD_DIR/package.json"
 (
-  cd "$APP_DIR"
+  cd "$BUILD_DIR"
   # That Node first on PATH: npm (a `#!/usr/bin/env node` script), code-server's postinstall (which
   # checks the Node major in npm's user agent) and node-gyp all run on it.
   export PATH="$HOME_DIR/bin:$PATH"
@@ -129,9 +133,14 @@ printf '{ "private": true }\n' >"$APP_DIR/package.json"
   # npm 11 ignores `unsafe-perm`: as root it runs scripts as the folder's owner, root here.
   export npm_config_nodedir="$NODE_DIR"
   export JOBS="${JOBS:-2}"
+  # code-server releases before 4.134 refuse to install as root unless this is set (npm 11 no
+  # longer knows the option; their postinstall reads the variable).
+  export npm_config_unsafe_perm=true
   log "node $(node --version), npm $(npm --version), nodedir $npm_config_nodedir"
   npm install --no-package-lock --foreground-scripts "code-server@$CODE_SERVER_VERSION"
 )
+mkdir -p "$(dirname "$APP_DIR")"
+mv "$BUILD_DIR" "$APP_DIR"
 [[ -f "$ENTRY" ]] || { log "code-server entry $ENTRY is missing"; exit 1; }
 
 cat >"$HOME_DIR/bin/code-server" <<'EOF'

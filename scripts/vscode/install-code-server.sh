@@ -137,7 +137,12 @@ printf '{ "private": true }\n' >"$BUILD_DIR/package.json"
   # longer knows the option; their postinstall reads the variable).
   export npm_config_unsafe_perm=true
   log "node $(node --version), npm $(npm --version), nodedir $npm_config_nodedir"
-  npm install --no-package-lock --foreground-scripts "code-server@$CODE_SERVER_VERSION"
+  # Without scripts first: some releases pin a dependency of their VS Code to a GitHub commit,
+  # which their postinstall cannot fetch here; it is replaced by its registry release, then the
+  # install scripts (native builds, code-server's postinstall) run.
+  npm install --no-package-lock --ignore-scripts "code-server@$CODE_SERVER_VERSION"
+  node "$ROOT/scripts/vscode/unpin-git-dependencies.mjs" node_modules/code-server
+  npm rebuild --foreground-scripts
 )
 mkdir -p "$(dirname "$APP_DIR")"
 mv "$BUILD_DIR" "$APP_DIR"

@@ -45,14 +45,14 @@ export class Rig extends ConfigMapObjects implements FaultContext {
   readonly clock: Clock;
   informer!: Informer;
   transport!: KubeConfigTransport;
-  private constructor(server: FakeApiServer, namespace: string, seed: number) {
+  private constructor(server: FakeApiServer, namespace: string, seed: number, clock?: Clock) {
     super(server, namespace);
-    this.clock = acceleratedClock(SCALE, seededRandom(seed));
+    this.clock = clock ?? acceleratedClock(SCALE, seededRandom(seed));
   }
 
   static async start(opts: RigOptions = {}): Promise<Rig> {
     const server = await FakeApiServer.start({ timeScale: SERVER_MS_PER_SECOND, ...opts.server });
-    const rig = new Rig(server, opts.namespace ?? 'default', opts.seed ?? 1);
+    const rig = new Rig(server, opts.namespace ?? 'default', opts.seed ?? 1, opts.informer?.clock);
     for (let i = 0; i < (opts.initialObjects ?? 0); i++) rig.createObject();
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig());

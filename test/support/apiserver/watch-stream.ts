@@ -68,10 +68,11 @@ export class WatchStream {
     const { cfg, res } = this;
     res.on('close', () => this.finish());
     res.writeHead(200, baseHeaders('application/json'));
-    res.flushHeaders();
     const fault = cfg.fault;
-    if (fault?.type === 'silent') return;
+    // Headers and the end in one write, as a server that closes at once sends them.
     if (fault?.type === 'closeImmediately') return this.end();
+    res.flushHeaders();
+    if (fault?.type === 'silent') return;
     this.deadline = Date.now() + cfg.timeoutMs;
 
     const store = cfg.store;

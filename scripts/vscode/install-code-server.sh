@@ -142,6 +142,8 @@ printf '{ "private": true }\n' >"$BUILD_DIR/package.json"
   # install scripts (native builds, code-server's postinstall) run.
   npm install --no-package-lock --ignore-scripts "code-server@$CODE_SERVER_VERSION"
   node "$ROOT/scripts/vscode/unpin-git-dependencies.mjs" node_modules/code-server
+  # Likewise ripgrep, which older releases download from GitHub: seeded from the registry.
+  bash "$ROOT/scripts/vscode/seed-ripgrep-cache.sh" node_modules/code-server
   npm rebuild --foreground-scripts
 )
 mkdir -p "$(dirname "$APP_DIR")"

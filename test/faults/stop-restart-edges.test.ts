@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { Rig, clockSleep, until } from './rig';
+import { seededRandom, steppingClock } from '../../src/informer/clock';
+import { Rig, SCALE, clockSleep, until } from './rig';
 
 /**
  * F19 edges of stop() and restart(): nothing is applied once the informer was told to stop,
@@ -78,6 +79,31 @@ describe('stop and restart edges (F19)', function () {
     await until(() => r.events('backoff').length === 1, 'the backoff after the failed list');
     const b = r.events('backoff')[0];
     assert.ok(b.type === 'backoff' && b.attempt === 1, 'the first failure after health is attempt 1');
+    await r.converged();
+  });
+});
+
+describe('a watch that fails right after it opens (F20)', function () {
+  let rig: Rig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('F20 a connection reset right after the watch opens, again: the repeat relists, like an early close', async () => {
+    // A clock that moves only with its timers: "right after it opens" cannot be stretched by a busy machine.
+    rig = await Rig.start({ initialObjects: 2, noStart: true, informer: { clock: steppingClock(SCALE, seededRandom(1)) } });
+    const r = rig;
+    r.server.injectFault({ type: 'reset', afterEvents: 0 }, { verb: 'watch', resource: 'configmaps', times: 2 });
+    r.informer.start();
+    await r.synced();
+    const seq = () => r.server.requests.filter((q) => q.resource === 'configmaps' && (q.verb === 'list' || q.verb === 'watch')).map((q) => q.verb);
+    await until(() => seq().length >= 5, 'a watch after the repeated resets');
+    assert.deepEqual(seq().slice(0, 5), ['list', 'watch', 'watch', 'list', 'watch'], 'the first reset re-watches, the repeat relists');
+    const relists = r.events('relist');
+    assert.equal(relists.length, 1);
+    assert.ok(relists[0].type === 'relist' && /repeated/.test(relists[0].reason), `the relist names the repeat (${relists[0].type === 'relist' ? relists[0].reason : ''})`);
+    r.createObject('after-resets');
     await r.converged();
   });
 });

@@ -6,6 +6,7 @@ import type { ResourceType } from '../../../src/informer/resource-type';
 import type { ResourceDefinition } from '../../support/apiserver';
 import { SCALE, clockSleep, until, type Rig } from '../rig';
 import type { FaultContext, Scenario } from '../scenario';
+import { requestsOf } from '../requests';
 
 /**
  * F12 (429/503 with Retry-After), F14 (401/403) and F22 (resource type not found): the server
@@ -27,9 +28,6 @@ async function start(ctx: FaultContext): Promise<void> {
   else await ctx.client.restart();
 }
 
-function requestsOf(ctx: FaultContext, verb: Verb, resource = 'configmaps') {
-  return ctx.server.requests.filter((r) => r.verb === verb && r.resource === resource);
-}
 
 function backoffs(rig: Rig): BackoffEvent[] {
   return rig.lifecycle.filter((e): e is BackoffEvent => e.type === 'backoff');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { TimedLifecycleEvent } from '../../../src/informer/lifecycle-event';
 import { clockSleep, until, type Rig } from '../rig';
 import type { FaultContext, Scenario } from '../scenario';
+import { requestsOf } from '../requests';
 
 /**
  * F19: a restart (command, settings change) requested in every state. The old request is
@@ -19,9 +20,6 @@ async function start(ctx: FaultContext): Promise<void> {
   else await ctx.client.restart();
 }
 
-function requestsOf(ctx: FaultContext, verb: 'list' | 'watch') {
-  return ctx.server.requests.filter((r) => r.verb === verb && r.resource === 'configmaps');
-}
 
 /** Waits until a watch newer than `watchesBefore` requests is the one and only open watch, and stays so. */
 async function exactlyOneWatch(ctx: FaultContext, watchesBefore: number): Promise<void> {

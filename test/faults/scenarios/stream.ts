@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { TimedLifecycleEvent } from '../../../src/informer/lifecycle-event';
 import { SCALE, clockSleep, until, type Rig } from '../rig';
 import type { FaultContext, Scenario } from '../scenario';
+import { isServedStreamingList, requestsOf } from '../requests';
 
 /**
  * F15 (bad lines in the stream), F16 (ERROR events with a non-410 Status) and F20 (a server
@@ -23,9 +24,6 @@ async function start(ctx: FaultContext): Promise<void> {
   else await ctx.client.restart();
 }
 
-function requestsOf(ctx: FaultContext, verb: 'list' | 'watch') {
-  return ctx.server.requests.filter((r) => r.verb === verb && r.resource === 'configmaps');
-}
 
 function backoffs(rig: Rig): BackoffEvent[] {
   return rig.lifecycle.filter((e): e is BackoffEvent => e.type === 'backoff');
@@ -160,7 +158,9 @@ function repeatedErrorEvent(name: string, status: { code: number; reason: string
       ctx.deleteObject('cm-2');
       await until(() => requestsOf(ctx, 'watch').length >= 3, 'a watch after the repeated error');
       // Between the second ERROR and the next watch: a relist.
-      const seq = ctx.server.requests.filter((r) => r.resource === 'configmaps' && (r.verb === 'list' || r.verb === 'watch'));
+      const seq = ctx.server.requests
+        .filter((r) => r.resource === 'configmaps' && (r.verb === 'list' || r.verb === 'watch' || isServedStreamingList(r)))
+        .map((r) => ({ ...r, verb: r.verb === 'watchlist' ? 'list' : r.verb }));
       const watchIdx = seq.flatMap((r, i) => (r.verb === 'watch' ? [i] : []));
       assert.deepEqual(
         seq.slice(0, watchIdx[2] + 1).map((r) => r.verb),

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TimedLifecycleEvent } from '../../../src/informer/lifecycle-event';
 import { SCALE, clockSleep, until, type Rig } from '../rig';
-import type { FaultContext, Scenario } from '../scenario';
+import { LIST_SERVERS, type FaultContext, type Scenario } from '../scenario';
 import { isServedStreamingList, requestsOf } from '../requests';
 
 /**
@@ -209,6 +209,9 @@ function maxInWindow(ats: number[], windowClockMs: number): number {
 const f20: Scenario[] = [
   {
     title: 'F20 a server that closes every watch at once is a failure: backoff growing to the cap, relists, bounded requests per minute, converges once it heals',
+    // On a streaming server the first watch is the streaming list, which this fault leaves alone
+    // (it goes on until its timeout); F35 covers streams cut before their bookmark.
+    servers: LIST_SERVERS,
     setup: { initialObjects: 3, noStart: true },
     async run(ctx) {
       ctx.server.injectFault({ type: 'closeImmediately' }, { verb: 'watch', resource: 'configmaps', times: Infinity });
@@ -251,7 +254,8 @@ const f20: Scenario[] = [
         const delays = backoffs(rig).map((b) => b.delayMs);
         assert.ok(delays.length >= 6, `enough failures to see the growth (${delays.join(', ')})`);
         assert.ok(delays[0] >= BACKOFF_INITIAL_MS / 2, `never a tight loop (first delay ${delays[0]} ms)`);
-        for (let i = 1; i < delays.length; i++) {
+        // The first failure after an open watch is spread over [0.4, 2) s (B4), not part of the doubling.
+        for (let i = 2; i < delays.length; i++) {
           assert.ok(
             delays[i] > delays[i - 1] || delays[i] >= BACKOFF_MAX_MS / 2,
             `delays grow towards the cap: ${delays.join(', ')}`,

@@ -433,6 +433,7 @@ export class Reflector {
     const ctl = new AbortController();
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal.aborted) onOuterAbort(); // stopped between two requests: an 'abort' listener added now would never run
     const clock = this.o.clock;
     const started = clock.now();
     let events = 0;
@@ -594,6 +595,7 @@ export class Reflector {
     const ctl = new AbortController();
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal.aborted) onOuterAbort(); // stopped between two requests: an 'abort' listener added now would never run
     const timer = this.o.clock.setTimer(
       () => ctl.abort(new DeadlineError(`no answer to the ${what} within ${Math.round(this.o.requestTimeoutMs / 1000)} s`)),
       this.o.requestTimeoutMs,

@@ -1,6 +1,6 @@
 import { allScenarios } from './scenarios';
 import { Rig, until } from './rig';
-import { SERVER_BEHAVIOURS, type ServerBehaviour } from './scenario';
+import { BEHAVIOUR_INFORMER_DEFAULTS, SERVER_BEHAVIOURS, type ServerBehaviour } from './scenario';
 
 const behaviours = Object.keys(SERVER_BEHAVIOURS) as ServerBehaviour[];
 
@@ -10,7 +10,8 @@ for (const behaviour of behaviours) {
       if (scenario.servers && !scenario.servers.includes(behaviour)) continue;
       it(scenario.title, async () => {
         const server = { ...SERVER_BEHAVIOURS[behaviour], ...scenario.setup?.server };
-        const rig = await Rig.start({ ...scenario.setup, server, noStart: scenario.setup?.noStart });
+        const informer = { ...BEHAVIOUR_INFORMER_DEFAULTS[behaviour], ...scenario.setup?.informer };
+        const rig = await Rig.start({ ...scenario.setup, server, informer, noStart: scenario.setup?.noStart });
         try {
           await scenario.run(rig);
           await rig.informer.stop();

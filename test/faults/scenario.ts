@@ -61,6 +61,19 @@ export const SERVER_BEHAVIOURS = {
 
 export type ServerBehaviour = keyof typeof SERVER_BEHAVIOURS;
 
+/**
+ * Informer options the rig uses per behaviour unless a scenario sets them. On a streaming server
+ * the first watch is the streaming list itself, and scenarios whose faults target a later plain
+ * watch wait for it to reach its timeout: a shorter watch ([60, 120) s, 0.24 to 0.48 s real)
+ * keeps the suite fast without changing what is checked.
+ */
+export const BEHAVIOUR_INFORMER_DEFAULTS: Record<ServerBehaviour, Partial<InformerOptions>> = {
+  '1.26': {},
+  '1.33': {},
+  '1.34': { minWatchTimeoutSeconds: 60 },
+  'no watch cache': { minWatchTimeoutSeconds: 60 },
+};
+
 /** The behaviours on which the informer lists by paginated LIST. */
 export const LIST_SERVERS: ServerBehaviour[] = ['1.26', '1.33'];
 /** The behaviours on which the informer lists by streaming list. */

@@ -25,12 +25,17 @@ export interface Conn {
   label: string;
 }
 
+/** How our informer makes its initial list: paginated LIST, or one streaming list (WatchList). */
+export type SyncPath = 'list' | 'watchlist';
+
 export interface SyncTask {
   kind: ClientKind;
   conn: Conn;
   spec: ResourceSpec;
   namespace?: string;
   expect: number;
+  /** Ours only; default 'list'. */
+  path?: SyncPath;
 }
 
 export interface SyncResult {
@@ -109,7 +114,8 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   let start: () => Promise<number>;
   if (t.kind === 'ours') {
     const kc = kubeConfig(t.conn);
-    const informer = new Informer({ transport: new KubeConfigTransport(kc), type: t.spec, namespace: t.namespace });
+    const streamingList = t.path === 'watchlist' ? 'always' : 'never';
+    const informer = new Informer({ transport: new KubeConfigTransport(kc), type: t.spec, namespace: t.namespace, streamingList });
     // A handler like the reference's 'add' listener, so both deliver every object to someone.
     let adds = 0;
     informer.addHandler({ onAdd: () => void adds++ });

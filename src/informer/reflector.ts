@@ -455,15 +455,24 @@ export class Reflector {
       dataTimer = clock.setTimer(tick, deadlineMs / 10);
     };
     // Streaming only: no event for this long before the bookmark = a server that ignores sendInitialEvents (F34).
+    // One timer re-armed for the time left, rather than one timer per event (100,000 of them in a big list).
     const progressMs = this.o.watchListProgressMs;
     let progressTimer: TimerHandle | undefined;
+    let lastProgress = 0;
+    const checkProgress = () => {
+      progressTimer = undefined;
+      if (!initial) return;
+      const left = lastProgress + progressMs - clock.now();
+      if (left > 0) {
+        progressTimer = clock.setTimer(checkProgress, left);
+        return;
+      }
+      ctl.abort(new StreamingListUnsupportedError(`no initial-events-end bookmark after ${Math.round(progressMs / 1000)} s without an event`));
+    };
     const progressed = () => {
       if (!initial) return;
-      progressTimer?.cancel();
-      progressTimer = clock.setTimer(
-        () => ctl.abort(new StreamingListUnsupportedError(`no initial-events-end bookmark after ${Math.round(progressMs / 1000)} s without an event`)),
-        progressMs,
-      );
+      lastProgress = clock.now();
+      if (!progressTimer) progressTimer = clock.setTimer(checkProgress, progressMs);
     };
     const host = this.host;
     const stats = host.stats;

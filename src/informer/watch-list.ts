@@ -1,5 +1,5 @@
 import { ApiError } from './api-error';
-import { keyOf, type KubeObject } from './kube-object';
+import type { KubeObject } from './kube-object';
 
 /**
  * The streaming list (WatchList, `sendInitialEvents=true`), as client-go's reflector does it:
@@ -63,27 +63,38 @@ export class StreamingListIncompleteError extends Error {
 /**
  * The objects of a streaming list as they arrive, kept apart from the informer's store until
  * the initial-events-end bookmark, so that a partial stream is never published.
- * Keyed by namespace/name; later events for a key replace earlier ones.
+ * Held per namespace by name, as the store holds them (no key string per object); later events
+ * for an object replace earlier ones.
  */
 export class InitialEvents {
-  private readonly objects = new Map<string, KubeObject>();
+  private readonly namespaces = new Map<string, Map<string, KubeObject>>();
+  private count = 0;
 
   get size(): number {
-    return this.objects.size;
+    return this.count;
   }
 
   upsert(obj: KubeObject): void {
-    this.objects.set(keyOf(obj), obj);
+    const ns = obj.metadata.namespace ?? '';
+    let names = this.namespaces.get(ns);
+    if (!names) this.namespaces.set(ns, (names = new Map()));
+    const name = obj.metadata.name ?? '';
+    if (!names.has(name)) this.count++;
+    names.set(name, obj);
   }
 
   remove(obj: KubeObject): void {
-    this.objects.delete(keyOf(obj));
+    const names = this.namespaces.get(obj.metadata.namespace ?? '');
+    if (names?.delete(obj.metadata.name ?? '')) this.count--;
   }
 
   /** Hands the objects over (for Store.replace) and forgets them. */
   take(): KubeObject[] {
-    const items = [...this.objects.values()];
-    this.objects.clear();
+    const items: KubeObject[] = new Array(this.count);
+    let i = 0;
+    for (const names of this.namespaces.values()) for (const obj of names.values()) items[i++] = obj;
+    this.namespaces.clear();
+    this.count = 0;
     return items;
   }
 }

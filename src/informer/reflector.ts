@@ -323,9 +323,17 @@ export class Reflector {
         do {
           const q = this.query(paginate ? { limit: String(this.o.pageSize) } : {});
           if (cont) q.continue = cont;
-          const page = await this.withDeadline(signal, (s) => this.o.transport.list(this.path, q, s, this.hints), 'list page');
+          const streamed: unknown[] = [];
+          const listStream = paginate ? undefined : this.o.transport.listStream?.bind(this.o.transport);
+          // Unpaginated: items parsed one by one as they arrive, never the whole body as one text.
+          const page = await this.withDeadline(
+            signal,
+            (s) => (listStream ? listStream(this.path, q, s, (item) => streamed.push(item), this.hints) : this.o.transport.list(this.path, q, s, this.hints)),
+            'list page',
+          );
           this.o.streamingListMemory.connectionSucceeded();
           pages++;
+          if (listStream && page && typeof page === 'object' && Array.isArray(page.items) && page.items.length === 0) page.items = streamed;
           if (!page || typeof page !== 'object' || !Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== 'string') {
             throw new ProtocolError('the server answered the list with something that is not a list');
           }

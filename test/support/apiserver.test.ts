@@ -538,8 +538,10 @@ describe('fake API server', function () {
       seed(s, 1);
       const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
       assert.equal(await w.done, 'end');
-      assert.deepEqual(w.summary(), ['BOOKMARK @2', 'BOOKMARK @2'], 'two bookmarks although nothing changed');
-      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"2"}}}');
+      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @4'], 'two bookmarks although nothing changed, above every object\'s RV (2)');
+      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3"}}}');
+      s.create('configmaps', { metadata: { name: 'later', namespace: 'default' } });
+      assert.equal(s.get('configmaps', 'default', 'later')?.metadata.resourceVersion, '5', 'later changes come after the bookmarks');
     });
 
     it('1.34 over HTTP/1.1 writes the initial burst in 2048-byte chunks: one event spans two chunks (modern/08)', async () => {

@@ -50,10 +50,10 @@ export const streamingListScenarios: Scenario[] = [
         return ctx.converged();
       }
       // At the bookmark (the 'synced' event fires inside it): the cache, the handlers' view and the server agree.
-      let atSync: { cache: string[]; server: string[]; adds: number } | undefined;
+      let atSync: { cache: string[]; server: string[]; adds: number; rv: string } | undefined;
       rig.informer.onLifecycle((e) => {
         if (e.type === 'synced' && !atSync) {
-          atSync = { cache: identityLines(ctx.client.cache()), server: serverLines(ctx), adds: rig.recorder.events.length };
+          atSync = { cache: identityLines(ctx.client.cache()), server: serverLines(ctx), adds: rig.recorder.events.length, rv: ctx.server.resourceVersion };
         }
       });
       rig.informer.start();
@@ -70,7 +70,7 @@ export const streamingListScenarios: Scenario[] = [
       assert.equal(q.resourceVersion, undefined, 'the first sync is a consistent read: resourceVersion unset');
       const done = rig.events('list-done')[0];
       assert.ok(done.type === 'list-done' && done.streaming === true && done.items === 6);
-      assert.equal(done.type === 'list-done' && done.resourceVersion, ctx.server.resourceVersion, "the list's resourceVersion is the bookmark's");
+      assert.equal(done.type === 'list-done' && done.resourceVersion, atSync.rv, "the list's resourceVersion is the bookmark's: the server's at the time");
       // The same request goes on as the watch.
       await rig.phase('watching');
       ctx.updateObject('cm-1', 'live');
@@ -142,6 +142,38 @@ export const streamingListScenarios: Scenario[] = [
       } finally {
         await second.stop();
       }
+    },
+  },
+  {
+    title: "F33 with streamingList 'always' there is no fallback: the state says the server does not support streaming lists, retries back off",
+    servers: LIST_SERVERS,
+    setup: { initialObjects: 2, informer: { streamingList: 'always' } },
+    async run(ctx) {
+      const rig = ctx.ours;
+      if (!rig) {
+        await ctx.synced();
+        return ctx.converged();
+      }
+      await until(() => rig.events('backoff').length >= 2, 'two refused streaming lists');
+      assert.equal(rig.informer.state.phase, 'backing-off');
+      assert.match(rig.informer.state.reason ?? '', /does not support streaming lists \(WatchList\): 422/);
+      assert.equal(rig.informer.state.synced, false);
+      assert.equal(fallbacks(rig).length, 0, 'no fallback');
+      assert.equal(ctx.server.requests.filter((r) => r.verb === 'list').length, 0, 'never a LIST');
+      assert.ok(streamingListRequests(ctx).every((r) => r.status === 422));
+    },
+  },
+  {
+    title: "F32 with streamingList 'never' a modern server is listed page by page, then watched",
+    servers: STREAMING_SERVERS,
+    setup: { initialObjects: 3, informer: { streamingList: 'never' } },
+    async run(ctx) {
+      await ctx.synced();
+      ctx.createObject('after-sync');
+      await ctx.converged();
+      if (!ctx.ours) return;
+      assert.equal(streamingListRequests(ctx).length, 0, 'no streaming list');
+      assert.equal(ctx.server.requests.filter((r) => r.verb === 'list').length, 1);
     },
   },
   {

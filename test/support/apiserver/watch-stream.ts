@@ -237,8 +237,12 @@ export class WatchStream {
     }, next - now);
   }
 
-  /** A periodic BOOKMARK: 1.26 only once the RV moved past the start; 1.34 always (progress notify). */
+  /**
+   * A periodic BOOKMARK: 1.26 only once the RV moved past the start; 1.34 always, at a revision
+   * above every object's (other resources' writes reach it by progress notifications, modern/06).
+   */
   private sendBookmark(): void {
+    if (this.cfg.modern) this.cfg.store.advance();
     const rv = this.cfg.store.rv;
     if (rv > this.startRv || (this.cfg.modern && rv >= this.startRv)) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
   }

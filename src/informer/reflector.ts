@@ -246,6 +246,7 @@ export class Reflector {
     }
     if (err instanceof ApiError) {
       stats.errors++;
+      this.o.streamingListMemory.connectionSucceeded(); // the server answered
       const msg = describeError(err);
       if (err.isExpired) {
         stats.expiries++;
@@ -586,6 +587,8 @@ export class Reflector {
     if (ctl.signal.aborted && failure === undefined) failure = reasonOf(ctl.signal);
     // A deadline or our own stop arrives as an AbortedError from the transport: report its cause.
     if (failure instanceof AbortedError && ctl.signal.reason instanceof Error) failure = ctl.signal.reason;
+    // The server answered (so a refusal learnt now is not forgotten by the next success).
+    if (failure instanceof ApiError) this.o.streamingListMemory.connectionSucceeded();
     // F33: the server refuses the streaming list's parameters.
     if (initial && refusesStreamingList(failure)) failure = new StreamingListUnsupportedError(`422 ${(failure as ApiError).message}`);
     // A streaming list that ended before its bookmark published nothing (F35).

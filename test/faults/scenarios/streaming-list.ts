@@ -145,6 +145,26 @@ export const streamingListScenarios: Scenario[] = [
     },
   },
   {
+    title: 'F33 the refusal is forgotten once the cluster answers again after an outage (it may have been upgraded): the next list tries the streaming list again',
+    servers: LIST_SERVERS,
+    setup: { initialObjects: 3 },
+    async run(ctx) {
+      await ctx.synced();
+      const rig = ctx.ours;
+      if (!rig) return ctx.converged();
+      assert.equal(fallbacks(rig).length, 1);
+      await ctx.server.goDown();
+      await rig.phase('unreachable');
+      ctx.updateObject('cm-0', 'while-away');
+      ctx.server.restartWatchCache();
+      await ctx.server.comeUp();
+      await ctx.converged();
+      await until(() => fallbacks(rig).length === 2, 'a second fallback');
+      assert.equal(streamingListRequests(ctx).length, 2, 'the relist after the outage tried the streaming list once more');
+      assert.ok(streamingListRequests(ctx).every((r) => r.status === 422));
+    },
+  },
+  {
     title: "F33 with streamingList 'always' there is no fallback: the state says the server does not support streaming lists, retries back off",
     servers: LIST_SERVERS,
     setup: { initialObjects: 2, informer: { streamingList: 'always' } },

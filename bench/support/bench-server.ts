@@ -356,7 +356,8 @@ export class BenchServer {
     const w: OpenWatch = { res, socket: req.socket, label, timers: [], collection: col };
     this.watches.add(w);
     res.on('close', () => this.finish(w));
-    if (initialOf !== undefined) void this.initialEvents(w, col, initialOf ?? undefined);
+    // A streaming list's initial events come first; in stream mode the pre-rendered events follow them.
+    const initial = initialOf !== undefined ? this.initialEvents(w, col, initialOf ?? undefined) : undefined;
     const ts = Number(q.get('timeoutSeconds') ?? 0);
     const seconds = ts > 0 ? ts : 1800 * (1 + Math.random());
     const deadline = seconds * this.msPerSecond;
@@ -368,7 +369,9 @@ export class BenchServer {
       }, deadline),
     );
     const mode = this.watchMode;
-    if (mode.mode === 'stream' && q.get('resourceVersion') === this.streamFromRv) {
+    if (mode.mode === 'stream' && initial) {
+      void initial.then(() => this.stream(w, this.streamChunks));
+    } else if (mode.mode === 'stream' && q.get('resourceVersion') === this.streamFromRv) {
       void this.stream(w, this.streamChunks);
     } else if (mode.mode === 'quiet' && (q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1')) {
       const spec = col.spec;

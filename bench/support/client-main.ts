@@ -53,6 +53,8 @@ export interface StreamTask {
   namespace: string;
   events: number;
   fromRv: string;
+  /** Ours only; default 'list'. */
+  path?: SyncPath;
 }
 
 export interface StreamResult {
@@ -69,6 +71,8 @@ export interface ManyTask {
   scale?: number;
   /** The reference restarts this long after an 'error' event, as its informer example does. */
   restartOnErrorMs?: number;
+  /** Ours only: the initial-list path; default 'auto'. */
+  path?: SyncPath;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -180,7 +184,8 @@ async function stream(t: StreamTask): Promise<StreamResult> {
     }
   };
   if (t.kind === 'ours') {
-    const informer = new Informer({ transport: new KubeConfigTransport(kubeConfig(t.conn)), type: t.spec, namespace: t.namespace });
+    const streamingList = t.path === 'watchlist' ? 'always' : 'never';
+    const informer = new Informer({ transport: new KubeConfigTransport(kubeConfig(t.conn)), type: t.spec, namespace: t.namespace, streamingList });
     informer.addHandler({ onUpdate: onEvent });
     informer.start();
     await done;
@@ -237,7 +242,8 @@ async function startMany(t: ManyTask): Promise<null> {
   if (t.kind === 'ours') {
     const transport = new KubeConfigTransport(kc);
     const clock = scale > 1 ? acceleratedClock(scale) : undefined;
-    const informers = t.watches.map((w) => new Informer({ transport, type: w.spec, namespace: w.namespace, clock }));
+    const streamingList = t.path === undefined ? 'auto' : t.path === 'watchlist' ? 'always' : 'never';
+    const informers = t.watches.map((w) => new Informer({ transport, type: w.spec, namespace: w.namespace, clock, streamingList }));
     for (const i of informers) i.start();
     stopMany = async () => {
       await Promise.all(informers.map((i) => i.stop()));
@@ -274,6 +280,8 @@ export interface TreeTask {
   conn: Conn;
   /** kubectl spellings, watched in all namespaces. */
   resources: string[];
+  /** The initial-list path; default 'auto'. */
+  path?: SyncPath;
 }
 
 export interface TreeResult {
@@ -312,7 +320,8 @@ async function treeStart(t: TreeTask): Promise<{ objects: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'kw-bench-'));
   const path = join(dir, 'config');
   writeFileSync(path, kubeConfig(t.conn).exportConfig());
-  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path });
+  const streamingList = t.path === undefined ? undefined : t.path === 'watchlist' ? 'always' : 'never';
+  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path, streamingList });
   const model = new WatchTreeModel(manager);
   const state = { manager, model, dir, events: 0, renderMs: 0, at: [] as number[] };
   tree = state;

@@ -145,6 +145,39 @@ export const streamingListScenarios: Scenario[] = [
     },
   },
   {
+    title: 'F33 an ERROR event before the initial-events-end bookmark (1.34 on etcd 3.4: RequestWatchProgress is disabled) falls back to the paginated LIST at once, remembered',
+    servers: STREAMING_SERVERS,
+    setup: { initialObjects: 3, noStart: true },
+    async run(ctx) {
+      // Transcript modern/90: HTTP 200, then this ERROR event as the only line, then the end.
+      const requestWatchProgress = {
+        type: 'errorEvent' as const,
+        code: 500,
+        reason: 'InternalError',
+        message: 'a watch stream was requested by the client but the required storage feature RequestWatchProgress is disabled',
+      };
+      ctx.server.injectFault(requestWatchProgress, { verb: 'watchlist', resource: 'configmaps', times: Infinity });
+      await startOurs(ctx);
+      await ctx.synced();
+      ctx.createObject('after-fallback');
+      await ctx.converged();
+      const rig = ctx.ours;
+      if (!rig) return;
+      const f = fallbacks(rig);
+      assert.equal(f.length, 1, 'one fallback');
+      assert.match(f[0].reason, /ERROR 500 InternalError: .*RequestWatchProgress is disabled before the initial-events-end bookmark/);
+      assert.equal(rig.events('backoff').length, 0, 'the LIST at once, no backoff');
+      assert.deepEqual(
+        ctx.server.requests.filter((r) => r.resource === 'configmaps').slice(0, 3).map((r) => `${r.verb} ${r.status}`),
+        ['watchlist 200', 'list 200', 'watch 200'],
+      );
+      // Remembered: a restart lists at once.
+      await rig.informer.restart('test');
+      await until(() => rig.informer.stats.lists >= 2, 'the relist');
+      assert.equal(streamingListRequests(ctx).length, 1, 'the streaming list is not tried again');
+    },
+  },
+  {
     title: 'F33 the refusal is forgotten once the cluster answers again after an outage (it may have been upgraded): the next list tries the streaming list again',
     servers: LIST_SERVERS,
     setup: { initialObjects: 3 },

@@ -44,6 +44,8 @@ export interface SyncResult {
   objects: number;
   /** Peak resident set size of the process, bytes. */
   maxRss: number;
+  /** Resident set size just before the sync started (the process with its code loaded), bytes. */
+  rssBefore: number;
 }
 
 export interface StreamTask {
@@ -157,6 +159,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
     };
   }
   const base = await settleHeap();
+  const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const objects = await start();
   const ms = performance.now() - t0;
@@ -164,7 +167,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   await new Promise((r) => setTimeout(r, 100));
   const retainedBytes = (await settleHeap()) - base;
   if (objects !== t.expect) throw new Error(`${t.kind} synced ${objects} objects, expected ${t.expect}`);
-  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024 };
+  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024, rssBefore };
 }
 
 async function stream(t: StreamTask): Promise<StreamResult> {

@@ -508,6 +508,7 @@ export class Reflector {
         },
         onData: () => {
           silentTicks = 0;
+          progressed(); // bytes of a large object still arriving are progress too
         },
         onLine: (parsed, text) => {
           if (failure) return;

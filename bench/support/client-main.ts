@@ -25,12 +25,17 @@ export interface Conn {
   label: string;
 }
 
+/** How our informer makes its initial list: paginated LIST, or one streaming list (WatchList). */
+export type SyncPath = 'list' | 'watchlist';
+
 export interface SyncTask {
   kind: ClientKind;
   conn: Conn;
   spec: ResourceSpec;
   namespace?: string;
   expect: number;
+  /** Ours only; default 'list'. */
+  path?: SyncPath;
 }
 
 export interface SyncResult {
@@ -39,6 +44,8 @@ export interface SyncResult {
   objects: number;
   /** Peak resident set size of the process, bytes. */
   maxRss: number;
+  /** Resident set size just before the sync started (the process with its code loaded), bytes. */
+  rssBefore: number;
 }
 
 export interface StreamTask {
@@ -48,6 +55,8 @@ export interface StreamTask {
   namespace: string;
   events: number;
   fromRv: string;
+  /** Ours only; default 'list'. */
+  path?: SyncPath;
 }
 
 export interface StreamResult {
@@ -64,6 +73,8 @@ export interface ManyTask {
   scale?: number;
   /** The reference restarts this long after an 'error' event, as its informer example does. */
   restartOnErrorMs?: number;
+  /** Ours only: the initial-list path; default 'auto'. */
+  path?: SyncPath;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -109,7 +120,8 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   let start: () => Promise<number>;
   if (t.kind === 'ours') {
     const kc = kubeConfig(t.conn);
-    const informer = new Informer({ transport: new KubeConfigTransport(kc), type: t.spec, namespace: t.namespace });
+    const streamingList = t.path === 'watchlist' ? 'always' : 'never';
+    const informer = new Informer({ transport: new KubeConfigTransport(kc), type: t.spec, namespace: t.namespace, streamingList });
     // A handler like the reference's 'add' listener, so both deliver every object to someone.
     let adds = 0;
     informer.addHandler({ onAdd: () => void adds++ });
@@ -147,6 +159,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
     };
   }
   const base = await settleHeap();
+  const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const objects = await start();
   const ms = performance.now() - t0;
@@ -154,7 +167,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   await new Promise((r) => setTimeout(r, 100));
   const retainedBytes = (await settleHeap()) - base;
   if (objects !== t.expect) throw new Error(`${t.kind} synced ${objects} objects, expected ${t.expect}`);
-  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024 };
+  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024, rssBefore };
 }
 
 async function stream(t: StreamTask): Promise<StreamResult> {
@@ -174,7 +187,8 @@ async function stream(t: StreamTask): Promise<StreamResult> {
     }
   };
   if (t.kind === 'ours') {
-    const informer = new Informer({ transport: new KubeConfigTransport(kubeConfig(t.conn)), type: t.spec, namespace: t.namespace });
+    const streamingList = t.path === 'watchlist' ? 'always' : 'never';
+    const informer = new Informer({ transport: new KubeConfigTransport(kubeConfig(t.conn)), type: t.spec, namespace: t.namespace, streamingList });
     informer.addHandler({ onUpdate: onEvent });
     informer.start();
     await done;
@@ -231,7 +245,8 @@ async function startMany(t: ManyTask): Promise<null> {
   if (t.kind === 'ours') {
     const transport = new KubeConfigTransport(kc);
     const clock = scale > 1 ? acceleratedClock(scale) : undefined;
-    const informers = t.watches.map((w) => new Informer({ transport, type: w.spec, namespace: w.namespace, clock }));
+    const streamingList = t.path === undefined ? 'auto' : t.path === 'watchlist' ? 'always' : 'never';
+    const informers = t.watches.map((w) => new Informer({ transport, type: w.spec, namespace: w.namespace, clock, streamingList }));
     for (const i of informers) i.start();
     stopMany = async () => {
       await Promise.all(informers.map((i) => i.stop()));
@@ -268,6 +283,8 @@ export interface TreeTask {
   conn: Conn;
   /** kubectl spellings, watched in all namespaces. */
   resources: string[];
+  /** The initial-list path; default 'auto'. */
+  path?: SyncPath;
 }
 
 export interface TreeResult {
@@ -306,7 +323,8 @@ async function treeStart(t: TreeTask): Promise<{ objects: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'kw-bench-'));
   const path = join(dir, 'config');
   writeFileSync(path, kubeConfig(t.conn).exportConfig());
-  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path });
+  const streamingList = t.path === undefined ? undefined : t.path === 'watchlist' ? 'always' : 'never';
+  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path, streamingList });
   const model = new WatchTreeModel(manager);
   const state = { manager, model, dir, events: 0, renderMs: 0, at: [] as number[] };
   tree = state;

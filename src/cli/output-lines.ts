@@ -61,12 +61,13 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
         synced: e.state.synced,
       };
     case 'list-started':
-      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, relist: e.relist };
+      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, relist: e.relist, streaming: e.streaming };
     case 'list-page':
       return { lifecycle: e.type, resourceVersion: rv(), at, page: e.page, items: e.items };
     case 'list-done':
-      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, items: e.items, pages: e.pages, durationMs: e.durationMs };
+      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, items: e.items, pages: e.pages, durationMs: e.durationMs, streaming: e.streaming };
     case 'list-restarted':
+    case 'streaming-list-fallback':
     case 'relist':
     case 'restart':
       return { lifecycle: e.type, resourceVersion: rv(), reason: e.reason, at };

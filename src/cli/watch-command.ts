@@ -60,6 +60,7 @@ export async function runWatch(args: WatchArgs, io: WatchIo): Promise<void> {
       labelSelector: args.labelSelector,
       fieldSelector: args.fieldSelector,
       timeoutSeconds: args.timeoutSeconds,
+      streamingList: args.streamingList,
       clock,
       name: `${contextName}/${resourceTypeName(type)}${type.namespaced && namespace ? ` in ${namespace}` : ''}`,
     });

@@ -26,7 +26,16 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.list(path, query, signal, hints);
   }
 
-  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
+  /** The inner transport's item-by-item list, or its plain list when it has none. */
+  async listStream(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse> {
+    const inner = this.inner;
+    if (inner.listStream) return inner.listStream(path, query, signal, onItem, hints);
+    const list = await inner.list(path, query, signal, hints);
+    for (const item of list.items ?? []) onItem(item);
+    return { ...list, items: [] };
+  }
+
+    watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
   }
 

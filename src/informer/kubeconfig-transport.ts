@@ -3,7 +3,8 @@ import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { AbortedError, ApiError, TransportError, statusFromBody } from './api-error';
 import { LineSplitter } from './line-splitter';
-import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from './managed-fields';
+import { ListStreamParser, ListTooLargeError } from './list-stream-parser';
+import { parseEventWithoutManagedFields, parseListWithoutManagedFields, parseObjectWithoutManagedFields } from './managed-fields';
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
 
 /**
@@ -40,6 +41,50 @@ export class KubeConfigTransport implements KubeTransport {
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {
     const parse = hints?.dropManagedFields ? parseListWithoutManagedFields : (body: Buffer) => JSON.parse(body.toString('utf8')) as unknown;
     return this.requestJson(path, query, signal, (body) => parse(body) as ListResponse);
+  }
+
+  async listStream(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse> {
+    const res = await this.open(path, query, signal);
+    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw await errorFromResponse(res);
+    const parseItem = hints?.dropManagedFields ? parseObjectWithoutManagedFields : parseLine;
+    const parser = new ListStreamParser((buf, start, end) => onItem(parseItem(buf, start, end)));
+    return new Promise<ListResponse>((resolve, reject) => {
+      let settled = false;
+      const finish = (err: Error | undefined, value?: ListResponse) => {
+        if (settled) return;
+        settled = true;
+        signal.removeEventListener('abort', onAbort);
+        if (err) {
+          res.destroy();
+          reject(err);
+        } else resolve(value!);
+      };
+      const onAbort = () => finish(new AbortedError(abortReason(signal)));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      res.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        try {
+          parser.push(chunk);
+        } catch (err) {
+          if (err instanceof ListTooLargeError) finish(new TransportError(err.message, 'ETOOLARGE'));
+          else finish(err instanceof SyntaxError ? new TransportError(`the server answered ${path} with something that is not JSON`, 'EBADJSON') : (err as Error));
+        }
+      });
+      res.on('end', () => {
+        if (settled) return;
+        try {
+          const list = JSON.parse(parser.end()) as ListResponse;
+          finish(undefined, list);
+        } catch {
+          finish(new TransportError(`the server answered ${path} with something that is not JSON`, 'EBADJSON'));
+        }
+      });
+      res.on('error', (err) => finish(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err)));
+      res.on('close', () => {
+        if (!res.complete) finish(signal.aborted ? new AbortedError(abortReason(signal)) : new TransportError('the connection closed before the response ended', 'ECONNRESET'));
+      });
+    });
   }
 
   async watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {

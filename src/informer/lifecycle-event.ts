@@ -7,10 +7,13 @@ import type { InformerState } from './informer-state';
  */
 export type LifecycleEvent =
   | { type: 'state'; state: InformerState }
-  | { type: 'list-started'; relist: boolean; resourceVersion?: string }
+  /** `streaming`: a streaming list (WatchList), one request that lists and then watches. */
+  | { type: 'list-started'; relist: boolean; resourceVersion?: string; streaming?: boolean }
   | { type: 'list-page'; page: number; items: number }
-  | { type: 'list-done'; items: number; pages: number; resourceVersion: string; durationMs: number }
+  | { type: 'list-done'; items: number; pages: number; resourceVersion: string; durationMs: number; streaming?: boolean }
   | { type: 'list-restarted'; reason: string }
+  /** The streaming list is not available here: the paginated LIST is used instead (remembered for the cluster). */
+  | { type: 'streaming-list-fallback'; reason: string }
   | { type: 'synced'; resourceVersion: string; objects: number }
   | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number }
   | {

@@ -9,6 +9,15 @@ import { sleep } from './sleep';
 import type { Store } from './store';
 import { dropManagedFields, type Transform } from './transform';
 import type { KubeTransport, ParseHints } from './transport';
+import type { StreamingListMemory, StreamingListMode } from './streaming-list-memory';
+import {
+  InitialEvents,
+  StreamingListIncompleteError,
+  StreamingListUnsupportedError,
+  isInitialEventsEnd,
+  refusesStreamingList,
+  watchListQuery,
+} from './watch-list';
 
 /** What a reflector needs from the informer that owns it. */
 export interface ReflectorHost {
@@ -39,6 +48,12 @@ export interface ReflectorOptions {
   transform: Transform;
   clock: Clock;
   backoff: Backoff;
+  /** How the list is made: streaming (WatchList) with fallback, streaming only, or paginated LIST only. */
+  streamingList: StreamingListMode;
+  /** The cluster's memory of group/versions without the streaming list (shared by its informers). */
+  streamingListMemory: StreamingListMemory;
+  /** Time without any event before the initial-events-end bookmark after which the streaming list is given up. */
+  watchListProgressMs: number;
 }
 
 /** Why a loop iteration ended, and what to do next. */
@@ -90,6 +105,11 @@ type WatchOutcome = 'timeout' | 'early' | 'short';
  */
 export class Reflector {
   private resourceVersion = '';
+  /** A complete list is needed before the next watch (cleared when one is published). */
+  private needList = true;
+  private relistReason: string | undefined;
+  /** The last resourceVersion is expired or too large: the next streaming list starts from scratch (''). */
+  private resourceVersionUnavailable = false;
   /** Whether the current loop iteration's watch got its response headers (it was open). */
   private watchOpened = false;
   /** With the default transform, the transport need not build managedFields at all. */
@@ -120,8 +140,8 @@ export class Reflector {
 
   /** Runs until `signal` fires. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
-    let needList = true;
-    let relistReason: string | undefined;
+    this.needList = true;
+    this.relistReason = undefined;
     let consecutiveFailures = 0;
     let lastErrorKey = '';
     let sameErrorCount = 0;
@@ -146,12 +166,14 @@ export class Reflector {
       this.watchOpened = false;
       this.watchFailedAtOnce = false;
       try {
-        if (needList) {
-          await this.listAll(signal, relistReason);
-          needList = false;
-          relistReason = undefined;
+        let outcome: WatchOutcome;
+        if (this.needList && this.streams()) {
+          // One request lists and then watches; it publishes the list at its bookmark.
+          outcome = await this.watchOnce(signal, true);
+        } else {
+          if (this.needList) await this.listAll(signal, this.relistReason);
+          outcome = await this.watchOnce(signal, false);
         }
-        const outcome = await this.watchOnce(signal);
         if (outcome === 'short') throw new ShortWatchError();
         this.lastAttemptFailed = false;
         consecutiveFailures = 0;
@@ -174,6 +196,12 @@ export class Reflector {
         continue; // F04: a watch that reached its timeout is re-opened at once
       } catch (err) {
         if (signal.aborted) break;
+        if (err instanceof StreamingListUnsupportedError && this.o.streamingList === 'auto') {
+          // F33/F34: remembered for the cluster's group/version; the paginated LIST at once.
+          this.o.streamingListMemory.remember(groupVersion(this.o.type), err.why);
+          this.host.emit({ type: 'streaming-list-fallback', reason: err.why });
+          continue;
+        }
         const decision = this.decide(err);
         // An open watch lost after a healthy run: likely every watch of the cluster at once (B4).
         const spread = consecutiveFailures === 0 && this.watchOpened;
@@ -187,8 +215,8 @@ export class Reflector {
           decision.relistReason = `the same error repeated: ${decision.reason}`;
         }
         if (decision.relist) {
-          needList = true;
-          relistReason = decision.relistReason ?? decision.reason;
+          this.needList = true;
+          this.relistReason = decision.relistReason ?? decision.reason;
         }
         let wait = decision.wait;
         // Retrying at once (expiry, a bad line) is right once or twice, never as a loop.
@@ -210,6 +238,18 @@ export class Reflector {
     }
   }
 
+  /** Whether the next list is a streaming list (WatchList). */
+  private streams(): boolean {
+    switch (this.o.streamingList) {
+      case 'never':
+        return false;
+      case 'always':
+        return true;
+      case 'auto':
+        return this.o.streamingListMemory.refusal(groupVersion(this.o.type)) === undefined;
+    }
+  }
+
   private delayFor(wait: 'backoff' | 'slow' | number, spread: boolean): { delayMs: number; attempt: number } {
     if (wait === 'slow') return this.o.backoff.slow();
     if (wait === 'backoff' && spread) return this.o.backoff.spread();
@@ -221,6 +261,15 @@ export class Reflector {
   /** Maps a failure to what happens next. Pure except for counting stats and logging. */
   private decide(err: unknown): Decision {
     const stats = this.host.stats;
+    if (err instanceof StreamingListUnsupportedError) {
+      // Only with streamingList 'always': no fallback, the state says why.
+      stats.errors++;
+      return { relist: true, wait: 'backoff', phase: 'backing-off', reason: err.message };
+    }
+    if (err instanceof StreamingListIncompleteError) {
+      stats.errors++;
+      return { relist: true, wait: 'backoff', phase: 'backing-off', reason: err.message };
+    }
     if (err instanceof ShortWatchError) {
       stats.errors++;
       // One early close may be a server shutting down gracefully; a repeat relists (F20).
@@ -228,13 +277,17 @@ export class Reflector {
     }
     if (err instanceof ApiError) {
       stats.errors++;
+      this.o.streamingListMemory.connectionSucceeded(); // the server answered
       const msg = describeError(err);
       if (err.isExpired) {
         stats.expiries++;
+        this.resourceVersionUnavailable = true;
         this.host.emit({ type: 'expired', resourceVersion: this.resourceVersion || undefined, message: err.message });
         return { relist: true, relistReason: 'expired', wait: 'none', phase: 'listing', reason: `expired: ${err.message}` };
       }
       if (err.isResourceVersionTooLarge) {
+        // A streaming list cannot wait for a resourceVersion the server does not have: start from scratch.
+        if (this.needList) this.resourceVersionUnavailable = true;
         // F13: wait as advised and retry from the same resourceVersion; a repeat relists.
         return { relist: false, wait: err.retryAfterMs ?? 'backoff', phase: 'backing-off', reason: msg };
       }
@@ -262,6 +315,7 @@ export class Reflector {
     if (err instanceof TransportError) {
       stats.errors++;
       const unreachable = err.code !== undefined && NETWORK_UNREACHABLE.has(err.code);
+      if (unreachable) this.o.streamingListMemory.connectionFailed();
       return { relist: false, wait: 'backoff', phase: unreachable ? 'unreachable' : 'backing-off', reason: err.message };
     }
     if (err instanceof DeadlineError) {
@@ -286,17 +340,14 @@ export class Reflector {
   }
 
   /**
-   * A consistent, paginated list. A continue token that expires mid-list (F11) restarts the
-   * list from scratch; nothing reaches the store until the last page is in.
+   * A consistent, paginated list (resourceVersion unset: never "0", which may travel back in time
+   * on a lagging cache). A continue token that expires mid-list (F11, F37) falls back to one full
+   * unpaginated list, as client-go's pager does; nothing reaches the store until the list is complete.
    */
   private async listAll(signal: AbortSignal, relistReason: string | undefined): Promise<void> {
-    const stats = this.host.stats;
-    const relist = relistReason !== undefined || stats.lists > 0;
-    if (relistReason !== undefined) this.host.emit({ type: 'relist', reason: relistReason });
-    this.host.setPhase('listing', relistReason);
-    this.host.emit({ type: 'list-started', relist, resourceVersion: this.resourceVersion || undefined });
+    const relist = this.beginList(relistReason, false);
     const started = this.o.clock.now();
-    let restarts = 0;
+    let paginate = this.o.pageSize > 0;
     for (;;) {
       const items: KubeObject[] = [];
       let cont = '';
@@ -304,10 +355,19 @@ export class Reflector {
       let listRv = '';
       try {
         do {
-          const q = this.query(this.o.pageSize > 0 ? { limit: String(this.o.pageSize) } : {});
+          const q = this.query(paginate ? { limit: String(this.o.pageSize) } : {});
           if (cont) q.continue = cont;
-          const page = await this.withDeadline(signal, (s) => this.o.transport.list(this.path, q, s, this.hints), 'list page');
+          const streamed: unknown[] = [];
+          const listStream = paginate ? undefined : this.o.transport.listStream?.bind(this.o.transport);
+          // Unpaginated: items parsed one by one as they arrive, never the whole body as one text.
+          const page = await this.withDeadline(
+            signal,
+            (s) => (listStream ? listStream(this.path, q, s, (item) => streamed.push(item), this.hints) : this.o.transport.list(this.path, q, s, this.hints)),
+            'list page',
+          );
+          this.o.streamingListMemory.connectionSucceeded();
           pages++;
+          if (listStream && page && typeof page === 'object' && Array.isArray(page.items) && page.items.length === 0) page.items = streamed;
           if (!page || typeof page !== 'object' || !Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== 'string') {
             throw new ProtocolError('the server answered the list with something that is not a list');
           }
@@ -317,23 +377,49 @@ export class Reflector {
           cont = page.metadata.continue ?? '';
         } while (cont);
       } catch (err) {
-        if (err instanceof ApiError && err.isExpired && cont && restarts < 3) {
-          restarts++;
-          this.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}` });
+        if (err instanceof ApiError && err.isExpired && cont && paginate) {
+          // client-go's pager: the rest of a paginated list is gone; one full list instead, not a loop.
+          paginate = false;
+          this.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}; listing everything in one request` });
           continue;
         }
         throw err;
       }
       if (signal.aborted) throw new AbortedError('stopped');
-      if (relist) stats.relists++;
-      stats.lists++;
-      this.lastAttemptFailed = false;
-      this.host.store.replace(items);
-      this.setResourceVersion(listRv, 'list');
-      this.host.emit({ type: 'list-done', items: items.length, pages, resourceVersion: listRv, durationMs: this.o.clock.now() - started });
-      this.host.markSynced(listRv);
+      this.publishList(items, listRv, relist, pages, started, false);
       return;
     }
+  }
+
+  /** Logs the start of a list (paginated or streaming); returns whether it is a relist. */
+  private beginList(relistReason: string | undefined, streaming: boolean): boolean {
+    const relist = relistReason !== undefined || this.host.stats.lists > 0;
+    if (relistReason !== undefined) this.host.emit({ type: 'relist', reason: relistReason });
+    this.host.setPhase('listing', relistReason);
+    this.host.emit({ type: 'list-started', relist, resourceVersion: this.resourceVersion || undefined, ...(streaming ? { streaming } : {}) });
+    return relist;
+  }
+
+  /** A complete list becomes the store's content; its resourceVersion is the one to watch from. */
+  private publishList(items: KubeObject[], listRv: string, relist: boolean, pages: number, started: number, streaming: boolean): void {
+    const stats = this.host.stats;
+    if (relist) stats.relists++;
+    stats.lists++;
+    this.lastAttemptFailed = false;
+    this.host.store.replace(items);
+    this.setResourceVersion(listRv, 'list');
+    this.needList = false;
+    this.relistReason = undefined;
+    this.resourceVersionUnavailable = false;
+    this.host.emit({
+      type: 'list-done',
+      items: items.length,
+      pages,
+      resourceVersion: listRv,
+      durationMs: this.o.clock.now() - started,
+      ...(streaming ? { streaming } : {}),
+    });
+    this.host.markSynced(listRv);
   }
 
   /** Validates and transforms list items into `out`, giving them the kind the list implies. */
@@ -368,20 +454,35 @@ export class Reflector {
   }
 
   /**
-   * One watch from the current resourceVersion. Resolves with `healthy: false` for a watch that
-   * the server closed early without sending anything (F20); throws for everything else that
-   * went wrong. ERROR events become ApiErrors.
+   * One watch from the current resourceVersion, or (`streaming`) a streaming list that goes on as
+   * the watch: its objects are gathered apart and published at the initial-events-end bookmark,
+   * never before (F32, F35). Resolves with how the watch ended cleanly; throws for everything
+   * else that went wrong. ERROR events become ApiErrors; a server that cannot stream the list
+   * gives a StreamingListUnsupportedError (F33, F34).
    */
-  private async watchOnce(signal: AbortSignal): Promise<WatchOutcome> {
+  private async watchOnce(signal: AbortSignal, streaming: boolean): Promise<WatchOutcome> {
     const timeoutSeconds = this.watchTimeoutSeconds();
-    const startRv = this.resourceVersion;
-    const query = this.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
+    let relist = false;
+    let initial: InitialEvents | undefined;
+    let startRv = this.resourceVersion;
+    let query: Record<string, string>;
+    if (streaming) {
+      if (this.resourceVersionUnavailable) startRv = '';
+      relist = this.beginList(this.relistReason, true);
+      initial = new InitialEvents();
+      query = this.query(watchListQuery(startRv, timeoutSeconds));
+    } else {
+      query = this.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
+    }
     const ctl = new AbortController();
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal.aborted) onOuterAbort(); // stopped between two requests: an 'abort' listener added now would never run
     const clock = this.o.clock;
     /** When the response headers arrived: an empty watch's duration counts from here, not from set-up. */
     let openedAt = 0;
+    /** When the request was made: a streaming list's duration counts from here, like a LIST's. */
+    const requestedAt = clock.now();
     let events = 0;
     let failure: Error | undefined;
     let opened = false;
@@ -400,6 +501,26 @@ export class Reflector {
       }
       dataTimer = clock.setTimer(tick, deadlineMs / 10);
     };
+    // Streaming only: no event for this long before the bookmark = a server that ignores sendInitialEvents (F34).
+    // One timer re-armed for the time left, rather than one timer per event (100,000 of them in a big list).
+    const progressMs = this.o.watchListProgressMs;
+    let progressTimer: TimerHandle | undefined;
+    let lastProgress = 0;
+    const checkProgress = () => {
+      progressTimer = undefined;
+      if (!initial) return;
+      const left = lastProgress + progressMs - clock.now();
+      if (left > 0) {
+        progressTimer = clock.setTimer(checkProgress, left);
+        return;
+      }
+      ctl.abort(new StreamingListUnsupportedError(`no initial-events-end bookmark after ${Math.round(progressMs / 1000)} s without an event`));
+    };
+    const progressed = () => {
+      if (!initial) return;
+      lastProgress = clock.now();
+      if (!progressTimer) progressTimer = clock.setTimer(checkProgress, progressMs);
+    };
     const host = this.host;
     const stats = host.stats;
     const store = host.store;
@@ -416,15 +537,18 @@ export class Reflector {
           opened = true;
           openedAt = clock.now();
           this.watchOpened = true;
+          this.o.streamingListMemory.connectionSucceeded();
           connectTimer?.cancel();
           connectTimer = undefined;
           stats.watches++;
           dataTimer = clock.setTimer(tick, deadlineMs / 10);
-          host.setPhase('watching');
+          progressed();
+          if (!initial) host.setPhase('watching');
           host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds });
         },
         onData: () => {
           silentTicks = 0;
+          progressed(); // bytes of a large object still arriving are progress too
         },
         onLine: (parsed, text) => {
           // Nothing is applied once stopped or restarted, not even the rest of a chunk.
@@ -434,6 +558,7 @@ export class Reflector {
           }
           const ev = parsed as { type?: unknown; object?: unknown };
           const type = ev.type;
+          progressed();
           switch (type) {
             case 'ADDED':
             case 'MODIFIED':
@@ -443,6 +568,12 @@ export class Reflector {
               events++;
               const rv = obj.metadata.resourceVersion as string;
               const t = transform(obj);
+              if (initial) {
+                // Part of the streaming list: kept apart until its bookmark.
+                if (type === 'DELETED') initial.remove(t);
+                else initial.upsert(t);
+                return;
+              }
               // Recorded before the handlers run, so that they (and a throwing one, F18) see it.
               this.resourceVersion = rv;
               stats.resourceVersion = rv;
@@ -456,6 +587,16 @@ export class Reflector {
               const rv = (ev.object as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
               if (typeof rv !== 'string' || rv === '') return fail(new ProtocolError('BOOKMARK event without a resourceVersion', 'BOOKMARK'));
               events++;
+              if (initial) {
+                if (!isInitialEventsEnd(ev.object)) return; // not the end of the list yet
+                // The end of the streaming list: its objects replace the store's, as a LIST's would.
+                const items = initial.take();
+                initial = undefined;
+                progressTimer?.cancel();
+                this.publishList(items, rv, relist, 1, requestedAt, true);
+                host.setPhase('watching');
+                return;
+              }
               this.setResourceVersion(rv, 'bookmark');
               stats.lastBookmarkAt = stats.resourceVersionAt;
               host.emit({ type: 'bookmark', resourceVersion: rv });
@@ -463,7 +604,13 @@ export class Reflector {
             }
             case 'ERROR': {
               const status = (ev.object ?? {}) as ConstructorParameters<typeof ApiError>[0];
-              return fail(new ApiError(status, 'event'));
+              const err = new ApiError(status, 'event');
+              // Before its bookmark, an ERROR other than about our resourceVersion means the
+              // server cannot stream the list (file 90: 500 "RequestWatchProgress is disabled").
+              if (initial && !err.isExpired && !err.isResourceVersionTooLarge) {
+                return fail(new StreamingListUnsupportedError(`ERROR ${describeError(err)} before the initial-events-end bookmark`));
+              }
+              return fail(err);
             }
             default:
               // F15: a type this client does not know is logged and skipped; the watch goes on.
@@ -481,6 +628,7 @@ export class Reflector {
     } finally {
       connectTimer?.cancel();
       dataTimer?.cancel();
+      progressTimer?.cancel();
       signal.removeEventListener('abort', onOuterAbort);
     }
 
@@ -488,6 +636,12 @@ export class Reflector {
     if (ctl.signal.aborted && failure === undefined) failure = reasonOf(ctl.signal);
     // A deadline or our own stop arrives as an AbortedError from the transport: report its cause.
     if (failure instanceof AbortedError && ctl.signal.reason instanceof Error) failure = ctl.signal.reason;
+    // The server answered (so a refusal learnt now is not forgotten by the next success).
+    if (failure instanceof ApiError) this.o.streamingListMemory.connectionSucceeded();
+    // F33: the server refuses the streaming list's parameters.
+    if (initial && refusesStreamingList(failure)) failure = new StreamingListUnsupportedError(`422 ${(failure as ApiError).message}`);
+    // A streaming list that ended before its bookmark published nothing (F35).
+    if (initial && !failure && !signal.aborted) failure = new StreamingListIncompleteError();
     // A healthy server ends a watch at its timeout. One that ends at once with nothing in it is broken (F20).
     const outcome: WatchOutcome =
       events > 0 || durationMs >= (timeoutSeconds * 1000) / 2 ? 'timeout' : durationMs < SHORT_WATCH_MS ? 'short' : 'early';
@@ -512,6 +666,7 @@ export class Reflector {
     const ctl = new AbortController();
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal.aborted) onOuterAbort(); // stopped between two requests: an 'abort' listener added now would never run
     const timer = this.o.clock.setTimer(
       () => ctl.abort(new DeadlineError(`no answer to the ${what} within ${Math.round(this.o.requestTimeoutMs / 1000)} s`)),
       this.o.requestTimeoutMs,

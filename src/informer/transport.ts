@@ -39,6 +39,13 @@ export interface KubeTransport {
   readonly server: string;
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T>;
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
+  /**
+   * Optional: a LIST whose items are handed to `onItem` one by one as they arrive, so that a
+   * large unpaginated list is never held whole as text next to its parsed copy. Resolves with the
+   * list without its items. One item (or the rest of the body) above the transport's byte bound
+   * fails the request. The engine uses it for unpaginated lists when present, else `list`.
+   */
+  listStream?(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void>;
   dispose(): void;

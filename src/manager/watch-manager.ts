@@ -7,6 +7,7 @@ import {
   Emitter,
   Informer,
   emptyStats,
+  StreamingListMemory,
   resourceTypeName,
   systemClock,
   type Clock,
@@ -24,7 +25,10 @@ import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from './
 
 /** Informer settings the configuration does not carry, applied to every informer. */
 export type ExtraInformerOptions = Partial<
-  Pick<InformerOptions, 'pageSize' | 'minWatchTimeoutSeconds' | 'noDataGraceMs' | 'requestTimeoutMs' | 'maxRetryAfterMs' | 'backoff' | 'transform'>
+  Pick<
+    InformerOptions,
+    'pageSize' | 'minWatchTimeoutSeconds' | 'noDataGraceMs' | 'requestTimeoutMs' | 'maxRetryAfterMs' | 'backoff' | 'transform' | 'streamingList' | 'watchListProgressMs'
+  >
 >;
 
 export interface WatchManagerOptions {
@@ -311,7 +315,8 @@ export class WatchManager implements Disposable {
     if (old && !old.problem) await this.retireSession(old, `${reason}: ${describeSwitch(old, selected.contextName)}`);
     try {
       const transport = new SwitchableTransport(this.transportFactory(target));
-      this.setSession(spec, { spec, contextName: selected.contextName, transport, fingerprint });
+      const streamingListMemory = new StreamingListMemory(this.clock);
+      this.setSession(spec, { spec, contextName: selected.contextName, transport, streamingListMemory, fingerprint });
     } catch (err) {
       this.setSession(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }
@@ -416,6 +421,8 @@ export class WatchManager implements Disposable {
       labelSelector: this.config.labelSelector,
       fieldSelector: this.config.fieldSelector,
       timeoutSeconds: this.config.timeoutSeconds,
+      streamingList: this.config.streamingList ?? extra.streamingList,
+      streamingListMemory: slot.session.streamingListMemory,
       backoff: this.config.maxBackoffMs ? { ...extra.backoff, maxMs: this.config.maxBackoffMs } : extra.backoff,
       clock: this.clock,
       name: labelOf(slot.session.contextName || slot.spec, resourceTypeName(type), rec.namespace),

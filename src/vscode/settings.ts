@@ -19,6 +19,7 @@ export function readSettings(): KubeWatchSettings {
     labelSelector: c.get<string>('labelSelector', ''),
     watchTimeoutSeconds: c.get<number>('watchTimeoutSeconds', 0),
     maxBackoffSeconds: c.get<number>('maxBackoffSeconds', 30),
+    streamingList: c.get<string>('streamingList', 'auto'),
   };
 }
 

@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import type { FakeApiServer, RequestRecord } from '../support/apiserver';
 import { allScenarios } from '../faults/scenarios';
 import { Rig, SCALE, until } from '../faults/rig';
-import { scenarioId, type FaultContext, type Scenario } from '../faults/scenario';
+import { SERVER_BEHAVIOURS, scenarioId, type FaultContext, type Scenario } from '../faults/scenario';
 import { describeError, README_ERROR_RESTART_MS, ReferenceContext, type ReferenceOptions } from './reference-context';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -235,9 +235,15 @@ async function runSide<C extends FaultContext>(scenario: Scenario, side: Side<C>
   return outcome;
 }
 
+/** The scenario's setup on the first server behaviour it is meant for (1.26 unless it says otherwise). */
+function setupOf(scenario: Scenario): Scenario['setup'] {
+  const behaviour = scenario.servers?.includes('1.26') === false ? scenario.servers[0] : '1.26';
+  return { ...scenario.setup, server: { ...SERVER_BEHAVIOURS[behaviour], ...scenario.setup?.server } };
+}
+
 const oursSide = (scenario: Scenario): Side<Rig> => ({
   label: 'kube-watch',
-  make: () => Rig.start({ ...scenario.setup, noStart: scenario.setup?.noStart }),
+  make: () => Rig.start({ ...setupOf(scenario), noStart: scenario.setup?.noStart }),
   async stopClient(rig) {
     await rig.informer.stop();
     rig.transport.dispose();
@@ -247,7 +253,7 @@ const oursSide = (scenario: Scenario): Side<Rig> => ({
 
 const referenceSide = (scenario: Scenario, opts: ReferenceOptions): Side<ReferenceContext> => ({
   label: '@kubernetes/client-node',
-  make: () => ReferenceContext.start(scenario.setup, opts),
+  make: () => ReferenceContext.start(setupOf(scenario), opts),
   stopClient: (ctx) => ctx.stop(),
   close: (ctx) => ctx.close(),
   traceErrors: (ctx) => ctx.errors,

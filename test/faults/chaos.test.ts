@@ -31,7 +31,7 @@ const faultSteps: Step[] = [
   async (rig, rnd) => {
     await rig.server.goDown();
     await churn(rig, rnd, 1 + Math.floor(rnd() * 5));
-    if (rnd() < 0.6) rig.server.compact();
+    if (rnd() < 0.6) rig.server.restartWatchCache();
     await pause(rnd);
     await rig.server.comeUp();
     return 'server down and up';

@@ -6,6 +6,7 @@ import type { InformerPhase } from '../../src/informer/informer-state';
 import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
 import type { LifecycleEvent, TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
 import type { ResourceType } from '../../src/informer/resource-type';
+import { StreamingListMemory } from '../../src/informer/streaming-list-memory';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';
 import { EventRecorder, identity, identityLines, type ObjectIdentity } from '../support/event-recorder';
 import type { ClientUnderTest } from './client-under-test';
@@ -45,6 +46,8 @@ export class Rig extends ConfigMapObjects implements FaultContext {
   readonly clock: Clock;
   informer!: Informer;
   transport!: KubeConfigTransport;
+  /** The cluster's memory of where the streaming list is unavailable (what the manager shares per context). */
+  streamingListMemory!: StreamingListMemory;
   private constructor(server: FakeApiServer, namespace: string, seed: number, clock?: Clock) {
     super(server, namespace);
     this.clock = clock ?? acceleratedClock(SCALE, seededRandom(seed));
@@ -57,6 +60,7 @@ export class Rig extends ConfigMapObjects implements FaultContext {
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig());
     rig.transport = new KubeConfigTransport(kc);
+    rig.streamingListMemory = new StreamingListMemory(rig.clock);
     rig.informer = new Informer({
       transport: rig.transport,
       type: configmaps,
@@ -64,6 +68,9 @@ export class Rig extends ConfigMapObjects implements FaultContext {
       clock: rig.clock,
       // Generous per-request deadline: the machine may be loaded; tests that need a short one set it.
       requestTimeoutMs: 600_000,
+      // Likewise for the streaming list's progress deadline (10 s = 40 ms real); F34 sets the default.
+      watchListProgressMs: 120_000,
+      streamingListMemory: rig.streamingListMemory,
       ...opts.informer,
     });
     rig.informer.addHandler(rig.recorder);

@@ -26,6 +26,11 @@ export interface FaultContext {
  */
 export interface Scenario {
   title: string;
+  /**
+   * The server behaviours the scenario is meaningful on (default: all of SERVER_BEHAVIOURS).
+   * A scenario limited to some says why in a comment.
+   */
+  servers?: ServerBehaviour[];
   setup?: {
     server?: FakeApiServerOptions;
     /** Options for our informer only. */
@@ -41,3 +46,35 @@ export interface Scenario {
 export function scenarioId(s: Scenario): string {
   return s.title.slice(0, 3);
 }
+
+/**
+ * The API server generations the fault matrix runs against: 1.26 (no streaming list: the
+ * WatchList request is refused with 422 and the informer uses the paginated LIST), 1.33 (the
+ * WatchList gate off: 422 too), 1.34 (streaming lists), and 1.34 without the watch cache.
+ */
+export const SERVER_BEHAVIOURS = {
+  '1.26': { version: '1.26' },
+  '1.33': { version: '1.33' },
+  '1.34': { version: '1.34' },
+  'no watch cache': { version: '1.34', watchCache: false },
+} as const satisfies Record<string, FakeApiServerOptions>;
+
+export type ServerBehaviour = keyof typeof SERVER_BEHAVIOURS;
+
+/**
+ * Informer options the rig uses per behaviour unless a scenario sets them. On a streaming server
+ * the first watch is the streaming list itself, and scenarios whose faults target a later plain
+ * watch wait for it to reach its timeout: a shorter watch ([60, 120) s, 0.24 to 0.48 s real)
+ * keeps the suite fast without changing what is checked.
+ */
+export const BEHAVIOUR_INFORMER_DEFAULTS: Record<ServerBehaviour, Partial<InformerOptions>> = {
+  '1.26': {},
+  '1.33': {},
+  '1.34': { minWatchTimeoutSeconds: 60 },
+  'no watch cache': { minWatchTimeoutSeconds: 60 },
+};
+
+/** The behaviours on which the informer lists by paginated LIST. */
+export const LIST_SERVERS: ServerBehaviour[] = ['1.26', '1.33'];
+/** The behaviours on which the informer lists by streaming list. */
+export const STREAMING_SERVERS: ServerBehaviour[] = ['1.34', 'no watch cache'];

@@ -18,7 +18,12 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
     level: 'info',
     text: /^list finished: 1,234 objects in 3 pages, resourceVersion 48213, 1\.2 s$/,
   },
-  'list-restarted': { event: { type: 'list-restarted', reason: 'continue token expired on page 2: too old' }, level: 'warn', text: /^list restarted from the first page: continue token expired on page 2: too old$/ },
+  'list-restarted': { event: { type: 'list-restarted', reason: 'continue token expired on page 2: too old' }, level: 'warn', text: /^list restarted: continue token expired on page 2: too old$/ },
+  'streaming-list-fallback': {
+    event: { type: 'streaming-list-fallback', reason: '422 sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' },
+    level: 'warn',
+    text: /^streaming list unavailable, using paginated lists for this API group\/version: 422 sendInitialEvents is forbidden/,
+  },
   synced: { event: { type: 'synced', resourceVersion: '48213', objects: 1 }, level: 'debug', text: /^synced: 1 object at resourceVersion 48213$/ },
   'watch-opened': { event: { type: 'watch-opened', resourceVersion: '48213', timeoutSeconds: 412 }, level: 'info', text: /^watch opened at resourceVersion 48213, timeoutSeconds 412$/ },
   'watch-closed': {

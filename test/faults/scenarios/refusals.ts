@@ -5,7 +5,8 @@ import type { TimedLifecycleEvent } from '../../../src/informer/lifecycle-event'
 import type { ResourceType } from '../../../src/informer/resource-type';
 import type { ResourceDefinition } from '../../support/apiserver';
 import { SCALE, clockSleep, until, type Rig } from '../rig';
-import type { FaultContext, Scenario } from '../scenario';
+import { LIST_SERVERS, type FaultContext, type Scenario } from '../scenario';
+import { requestsOf } from '../requests';
 
 /**
  * F12 (429/503 with Retry-After), F14 (401/403) and F22 (resource type not found): the server
@@ -27,9 +28,6 @@ async function start(ctx: FaultContext): Promise<void> {
   else await ctx.client.restart();
 }
 
-function requestsOf(ctx: FaultContext, verb: Verb, resource = 'configmaps') {
-  return ctx.server.requests.filter((r) => r.verb === verb && r.resource === resource);
-}
 
 function backoffs(rig: Rig): BackoffEvent[] {
   return rig.lifecycle.filter((e): e is BackoffEvent => e.type === 'backoff');
@@ -185,6 +183,8 @@ function authScenario(code: 401 | 403, verb: Verb): Scenario {
   const phase: InformerPhase = code === 401 ? 'unauthorized' : 'forbidden';
   return {
     title: `F14 ${code} on the ${verb}: state ${phase} with the server's message, slow retry without a hot loop, recovers, never logs the token`,
+    // On a streaming server the list is the first watch: the 'list' variant covers it there.
+    servers: verb === 'watch' ? LIST_SERVERS : undefined,
     setup: { initialObjects: 3, noStart: true },
     async run(ctx) {
       ctx.server.injectFault({ type: 'status', ...status }, { verb, resource: 'configmaps', times: Infinity });

@@ -14,6 +14,7 @@ export type {
   RequestRecord,
   RequestVerb,
   ResourceDefinition,
+  ServerVersion,
   StatusCause,
   WatchEventJson,
 } from './types';

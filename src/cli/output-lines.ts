@@ -96,6 +96,8 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
       return { lifecycle: e.type, resourceVersion: rv(), reason: e.message, at, handler: e.handler };
     case 'stopped':
       return { lifecycle: e.type, resourceVersion: rv(), at };
+    case 'resumed':
+      return { lifecycle: e.type, resourceVersion: rv(), at, awaySeconds: Math.round(e.awayMs / 1000) };
   }
 }
 

@@ -2,7 +2,10 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { AbortedError, ApiError, TransportError, statusFromBody } from './api-error';
-import { LineSplitter } from './line-splitter';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, MessageTooLargeError } from './line-splitter';
+import type { Disposable } from './disposable';
+import { ClusterReachability } from '../connection/reachability/cluster-reachability';
+import type { ClusterLease } from '../connection/registry/cluster-registry';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from './managed-fields';
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
 
@@ -13,13 +16,30 @@ import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './
  * The library's own Watch is not used: it aborts quiet watches after 30 s and drops lines it
  * cannot parse.
  */
+export interface KubeConfigTransportOptions {
+  /**
+   * What this transport shares with the others of its cluster (reachability, wake), released
+   * on dispose; default its own reachability and no wake signal.
+   */
+  lease?: ClusterLease;
+  /** Bound on one watch line and on one response body; default 64 MiB. */
+  maxMessageBytes?: number;
+}
+
 export class KubeConfigTransport implements KubeTransport {
   readonly server: string;
   private readonly base: URL;
   private agent: http.Agent | undefined;
   private disposed = false;
+  private readonly reachability: ClusterReachability;
+  private readonly lease: ClusterLease | undefined;
+  private readonly maxMessageBytes: number;
+  private readonly wakeSubscription: Disposable | undefined;
 
-  constructor(private readonly kc: KubeConfig) {
+  constructor(
+    private readonly kc: KubeConfig,
+    options: KubeConfigTransportOptions = {},
+  ) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('the kubeconfig has no current cluster');
     if (!cluster.server) throw new Error(`cluster "${cluster.name}" has no server address`);
@@ -31,6 +51,33 @@ export class KubeConfigTransport implements KubeTransport {
     }
     this.base = base;
     this.server = `${base.protocol}//${base.host}${base.pathname === '/' ? '' : base.pathname}`;
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.lease = options.lease;
+    this.reachability = options.lease?.cluster.reachability ?? new ClusterReachability();
+    this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
+  }
+
+  onReachable(listener: () => void): Disposable {
+    return this.reachability.onReachable(listener);
+  }
+
+  /**
+   * After a wake: HTTP/1.1 cannot probe a socket, so every connection is replaced. Streams on
+   * them fail over through the normal path (re-watch from the last resourceVersion).
+   */
+  verifyConnections(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  /**
+   * A watch of this cluster was found half-open: no idle pooled socket can be trusted either
+   * (a frozen middlebox looks the same on every one), so none is ever reused.
+   */
+  private dropIdleSockets(): void {
+    const free = this.agent?.freeSockets;
+    if (!free) return;
+    for (const list of Object.values(free)) for (const socket of list ?? []) socket.destroy();
   }
 
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
@@ -57,7 +104,7 @@ export class KubeConfigTransport implements KubeTransport {
           parsed = undefined;
         }
         callbacks.onLine(parsed, () => buf.toString('utf8', start, end));
-      });
+      }, this.maxMessageBytes);
       let settled = false;
       const finish = (err?: Error) => {
         if (settled) return;
@@ -68,6 +115,10 @@ export class KubeConfigTransport implements KubeTransport {
       };
       const onAbort = () => {
         res.destroy();
+        if (isDeadline(signal.reason)) {
+          this.reachability.reportFailure();
+          this.dropIdleSockets();
+        }
         finish(new AbortedError(abortReason(signal)));
       };
       if (signal.aborted) return onAbort();
@@ -75,7 +126,13 @@ export class KubeConfigTransport implements KubeTransport {
       res.on('data', (chunk: Buffer) => {
         if (settled) return;
         callbacks.onData();
-        splitter.push(chunk);
+        try {
+          splitter.push(chunk);
+        } catch (err) {
+          if (!(err instanceof MessageTooLargeError)) throw err;
+          res.destroy();
+          finish(err);
+        }
       });
       res.on('end', () => {
         if (settled) return;
@@ -91,6 +148,9 @@ export class KubeConfigTransport implements KubeTransport {
 
   dispose(): void {
     this.disposed = true;
+    this.wakeSubscription?.dispose();
+    if (this.lease) this.lease.dispose();
+    else this.reachability.dispose();
     this.agent?.destroy();
     this.agent = undefined;
   }
@@ -98,7 +158,7 @@ export class KubeConfigTransport implements KubeTransport {
   /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
   private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T): Promise<T> {
     const res = await this.open(path, query, signal);
-    const body = await readBody(res, signal);
+    const body = await readBody(res, signal, this.maxMessageBytes);
     if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(body.toString('utf8'), res);
     try {
       return parse(body);
@@ -128,6 +188,7 @@ export class KubeConfigTransport implements KubeTransport {
     return new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = mod.request(url, options, (res) => {
         signal.removeEventListener('abort', onAbort);
+        if ((res.statusCode ?? 0) < 500) this.reachability.reportAnswer();
         resolve(res);
       });
       const onAbort = () => {
@@ -137,6 +198,7 @@ export class KubeConfigTransport implements KubeTransport {
       signal.addEventListener('abort', onAbort, { once: true });
       req.on('error', (err) => {
         signal.removeEventListener('abort', onAbort);
+        if (!signal.aborted) this.reachability.reportFailure();
         reject(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err));
       });
       req.end();
@@ -168,6 +230,11 @@ export class KubeConfigTransport implements KubeTransport {
   }
 }
 
+/** The engine aborts a watch it found silent (half-open) or unanswered with a DeadlineError. */
+function isDeadline(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === 'DeadlineError';
+}
+
 function abortReason(signal: AbortSignal): string {
   const r: unknown = signal.reason;
   if (r instanceof Error) return r.message;
@@ -178,7 +245,8 @@ function parseLine(buf: Buffer, start: number, end: number): unknown {
   return JSON.parse(buf.toString('utf8', start, end));
 }
 
-function readBody(res: http.IncomingMessage, signal: AbortSignal): Promise<Buffer> {
+/** The whole body; one longer than `maxBytes` rejects with MessageTooLargeError. */
+function readBody(res: http.IncomingMessage, signal: AbortSignal, maxBytes = DEFAULT_MAX_MESSAGE_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -188,7 +256,17 @@ function readBody(res: http.IncomingMessage, signal: AbortSignal): Promise<Buffe
     };
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
+    let tooLarge = false;
     res.on('data', (c: Buffer) => {
+      if (tooLarge) return;
+      if (size + c.length > maxBytes) {
+        tooLarge = true;
+        chunks.length = 0;
+        signal.removeEventListener('abort', onAbort);
+        res.destroy();
+        reject(new MessageTooLargeError('body', maxBytes));
+        return;
+      }
       chunks.push(c);
       size += c.length;
     });

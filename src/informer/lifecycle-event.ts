@@ -29,6 +29,8 @@ export type LifecycleEvent =
   | { type: 'warning'; message: string; eventType?: string }
   | { type: 'handler-error'; handler: string; message: string }
   | { type: 'restart'; reason: string }
+  /** The process was away (machine suspended, process stopped) for `awayMs`; its connections are being verified. */
+  | { type: 'resumed'; awayMs: number }
   | { type: 'stopped' };
 
 export type LifecycleEventType = LifecycleEvent['type'];

@@ -171,7 +171,8 @@ export class Reflector {
         this.host.setPhase(decision.phase, decision.reason, retryAt);
         this.host.emit({ type: 'backoff', attempt, delayMs: Math.round(delayMs), cause: decision.reason, retryAt });
         try {
-          await sleep(this.o.clock, delayMs, signal);
+          // The cluster answering again (to any informer) ends the wait early, within 1 s.
+          await sleep(this.o.clock, delayMs, signal, this.o.transport.onReachable?.bind(this.o.transport));
         } catch {
           break;
         }

@@ -1,3 +1,4 @@
+import type { Disposable } from './disposable';
 import type { KubeObject } from './kube-object';
 
 /** One page of a LIST response. */
@@ -41,6 +42,11 @@ export interface KubeTransport {
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void>;
+  /**
+   * Optional: `listener` runs when the cluster answers again after network failures, so an
+   * informer waiting in backoff retries at once (one reachability per cluster).
+   */
+  onReachable?(listener: () => void): Disposable;
   dispose(): void;
 }
 

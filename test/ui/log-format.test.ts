@@ -42,6 +42,7 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
   'handler-error': { event: { type: 'handler-error', handler: 'tree', message: 'add of default/a threw: boom' }, level: 'error', text: /^handler "tree" threw: add of default\/a threw: boom$/ },
   restart: { event: { type: 'restart', reason: 'by the user, from the watch list' }, level: 'info', text: /^restart requested: by the user, from the watch list$/ },
   stopped: { event: { type: 'stopped' }, level: 'info', text: /^stopped$/ },
+  resumed: { event: { type: 'resumed', awayMs: 93_400 }, level: 'info', text: /^resumed after 93 s: verifying the cluster's connections$/ },
 };
 
 describe('log formatting', function () {

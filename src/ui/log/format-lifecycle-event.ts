@@ -96,6 +96,8 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
     }
     case 'stopped':
       return line('info', 'stopped');
+    case 'resumed':
+      return line('info', `resumed after ${Math.round(event.awayMs / 1000)} s: verifying the cluster's connections`);
     default:
       return unknownEvent(label, event);
   }

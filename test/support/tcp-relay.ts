@@ -11,6 +11,8 @@ export class TcpRelay {
   private frozenForNew = false;
   /** Connections accepted so far. */
   accepted = 0;
+  /** Bytes clients sent on frozen connections (a request written on a dead socket). */
+  clientBytesWhileFrozen = 0;
 
   private constructor(
     private readonly server: net.Server,
@@ -61,7 +63,7 @@ export class TcpRelay {
   private accept(client: net.Socket, port: number, host: string): void {
     this.accepted++;
     const upstream = net.connect(port, host);
-    const link = new RelayLink(client, upstream, this.frozenForNew);
+    const link = new RelayLink(client, upstream, this.frozenForNew, (n) => (this.clientBytesWhileFrozen += n));
     this.links.add(link);
     link.onClosed = () => this.links.delete(link);
   }
@@ -76,6 +78,7 @@ class RelayLink {
     private readonly client: net.Socket,
     private readonly upstream: net.Socket,
     public frozen: boolean,
+    private readonly onClientBytesWhileFrozen: (n: number) => void,
   ) {
     this.pipe(client, upstream);
     this.pipe(upstream, client);
@@ -93,7 +96,10 @@ class RelayLink {
 
   private pipe(from: net.Socket, to: net.Socket): void {
     from.on('data', (chunk: Buffer) => {
-      if (this.frozen) this.held.push([to, chunk]);
+      if (this.frozen) {
+        this.held.push([to, chunk]);
+        if (from === this.client) this.onClientBytesWhileFrozen(chunk.length);
+      }
       else if (!to.destroyed) to.write(chunk);
     });
     // A frozen link does not pass a close on either: the peer must find out by itself.

@@ -1,0 +1,147 @@
+import assert from 'node:assert/strict';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
+import { clusterKeyOf } from '../../src/connection/registry/cluster-key';
+import { acceleratedClock, seededRandom, type Clock } from '../../src/informer/clock';
+import { Informer, type InformerOptions } from '../../src/informer/informer';
+import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import type { TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
+import { FakeApiServer } from '../support/apiserver';
+import { TcpRelay } from '../support/tcp-relay';
+import { configmaps, until } from './rig';
+
+/**
+ * The connection rows (F23 to F25 as far as HTTP/1.1 goes): several informers of one cluster
+ * on our real transport, sharing the cluster through a registry, against the local API server,
+ * optionally behind a relay that freezes connections. Time limits are judged on the injected
+ * clock; this file runs it only `scale` times faster than real time, so that the limits
+ * (a few seconds) stay far above what a loaded machine adds to a loopback round trip.
+ */
+class ClusterRig {
+  readonly informers: Informer[] = [];
+  readonly lifecycle = new Map<Informer, TimedLifecycleEvent[]>();
+  readonly registry = new ClusterRegistry(false);
+  readonly clock: Clock;
+  transport!: KubeConfigTransport;
+  relay: TcpRelay | undefined;
+
+  private constructor(
+    readonly server: FakeApiServer,
+    readonly scale: number,
+  ) {
+    this.clock = acceleratedClock(scale, seededRandom(7));
+  }
+
+  static async start(opts: { scale: number; namespaces: number; relay?: boolean; informer?: Partial<InformerOptions> }): Promise<ClusterRig> {
+    const server = await FakeApiServer.start({ timeScale: 1000 / opts.scale });
+    const rig = new ClusterRig(server, opts.scale);
+    let config = server.kubeconfig();
+    if (opts.relay) {
+      rig.relay = await TcpRelay.start(Number(new URL(server.url).port));
+      config = rig.relay.rewrite(config, server.url);
+    }
+    const kc = new KubeConfig();
+    kc.loadFromString(config);
+    rig.transport = new KubeConfigTransport(kc, { lease: rig.registry.acquire(clusterKeyOf(kc)) });
+    for (let i = 0; i < opts.namespaces; i++) {
+      server.create('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: '0' } });
+      const informer = new Informer({ transport: rig.transport, type: configmaps, namespace: `ns-${i}`, clock: rig.clock, requestTimeoutMs: 600_000, ...opts.informer });
+      const events: TimedLifecycleEvent[] = [];
+      informer.onLifecycle((e) => events.push(e));
+      rig.lifecycle.set(informer, events);
+      rig.informers.push(informer);
+      informer.start();
+    }
+    return rig;
+  }
+
+  async synced(): Promise<void> {
+    for (const i of this.informers) assert.equal(await i.waitForSync(60_000 * this.scale), true);
+    await until(() => this.informers.every((i) => i.state.phase === 'watching'), 'every informer watching');
+  }
+
+  /** Every informer's cache holds `name` with `value` in its namespace. */
+  seen(name: string, value: string): boolean {
+    return this.informers.every((i) => [...i.store.values()].some((o) => o.metadata.name === name && (o as { data?: { v?: string } }).data?.v === value));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.stop()));
+    this.transport.dispose();
+    this.registry.dispose();
+    await this.relay?.close();
+    await this.server.close();
+  }
+}
+
+describe('connection faults (one cluster, many informers)', function () {
+  this.timeout(60_000);
+  let rig: ClusterRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('F25 a cluster unreachable for a while, then back: every informer of the cluster watching again within 2 s of the first success', async () => {
+    const scale = 10;
+    rig = await ClusterRig.start({ scale, namespaces: 6 });
+    const r = rig;
+    await r.synced();
+    const downAt = r.clock.now();
+    await r.server.goDown();
+    // Long enough that every informer's backoff has grown well past the 2 s limit.
+    await until(
+      () => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'backoff' && e.at > downAt && e.delayMs >= 5000)),
+      'every informer backing off for 5 s or more',
+    );
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'during-outage' } });
+    const upReal = Date.now();
+    await r.server.comeUp();
+    await until(() => r.seen('cm-0', 'during-outage') && r.informers.every((i) => i.state.phase === 'watching'), 'every informer caught up and watching');
+    // The first request of each informer after the server came back, as the server saw it.
+    const first = new Map<string, number>();
+    for (const req of r.server.requests) if (req.at >= upReal && (req.verb === 'watch' || req.verb === 'list') && req.namespace && !first.has(req.namespace)) first.set(req.namespace, req.at);
+    assert.equal(first.size, r.informers.length, 'every informer asked again');
+    const arrivals = [...first.values()];
+    const spreadMs = (Math.max(...arrivals) - Math.min(...arrivals)) * scale; // on the injected clock
+    assert.ok(spreadMs <= 2000, `the last informer asked ${Math.round(spreadMs)} ms (injected) after the first`);
+  });
+
+  it('F24 (HTTP/1.1) the process resumes after its connection died while the cluster changed: caught up within 5 s of resuming', async () => {
+    const scale = 5;
+    rig = await ClusterRig.start({ scale, namespaces: 4, relay: true });
+    const r = rig;
+    await r.synced();
+    r.relay!.freezeAll(); // the connection died while the machine slept: nothing closes it
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'while-asleep' } });
+    const resumedAt = r.clock.now();
+    r.registry.wake(120_000);
+    await until(() => r.seen('cm-0', 'while-asleep'), 'every informer caught up after the wake');
+    const caughtUpMs = r.clock.now() - resumedAt;
+    assert.ok(caughtUpMs <= 5000, `caught up ${Math.round(caughtUpMs)} ms (injected) after resuming`);
+    for (const i of r.informers) {
+      const events = r.lifecycle.get(i)!;
+      const reopened = events.filter((e) => e.type === 'watch-opened' && e.at >= resumedAt);
+      assert.ok(reopened.length >= 1, 'the watch re-opened');
+      assert.ok(!events.some((e) => e.type === 'list-started' && e.at >= resumedAt), 'from its resourceVersion, without a relist');
+    }
+  });
+
+  it('F23 (HTTP/1.1) a watch found half-open: no pooled socket of the cluster is reused; the watches re-open from their resourceVersions', async () => {
+    const scale = 50;
+    rig = await ClusterRig.start({ scale, namespaces: 3, relay: true, informer: { timeoutSeconds: 20, noDataGraceMs: 10_000 } });
+    const r = rig;
+    await r.synced();
+    // Idle keep-alive sockets in the pool, as discovery and lists leave them.
+    const ctl = new AbortController();
+    await Promise.all([0, 1, 2].map(() => r.transport.getJson('/api', {}, ctl.signal)));
+    const frozenAt = r.clock.now();
+    r.relay!.freezeAll();
+    r.relay!.clientBytesWhileFrozen = 0;
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > frozenAt && /half-open/.test(e.reason))), 'every watch found half-open');
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'after-freeze' } });
+    await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on new connections');
+    assert.equal(r.relay!.clientBytesWhileFrozen, 0, 'a request was written on a frozen pooled socket');
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at > frozenAt), 'no relist: re-watched from the resourceVersion');
+  });
+});

@@ -5,6 +5,10 @@ import { AbortedError, ApiError, TransportError, statusFromBody } from './api-er
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, MessageTooLargeError } from './line-splitter';
 import type { Disposable } from './disposable';
 import { ClusterReachability } from '../connection/reachability/cluster-reachability';
+import { FALLBACK_HTTP1, H2SessionPool } from '../connection/h2/h2-session-pool';
+import { H2Response, type HttpResponse } from '../connection/h2/h2-response';
+import { DEFAULT_PING_TIMEOUT_MS, DEFAULT_READ_IDLE_MS, type HealthCheckTiming } from '../connection/h2/session-health-check';
+import { systemClock, type Clock } from './clock';
 import type { ClusterLease } from '../connection/registry/cluster-registry';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from './managed-fields';
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
@@ -24,7 +28,23 @@ export interface KubeConfigTransportOptions {
   lease?: ClusterLease;
   /** Bound on one watch line and on one response body; default 64 MiB. */
   maxMessageBytes?: number;
+  /**
+   * HTTP/2 for https servers that negotiate it (ALPN, HTTP/1.1 otherwise). Default true.
+   * Proxied clusters use HTTP/1.1.
+   */
+  http2?: boolean;
+  /** The HTTP/2 PING health check; default client-go's: read-idle 30 s, PING timeout 15 s. */
+  healthCheck?: Partial<HealthCheckTiming>;
+  /** The PING deadline when verifying connections after a wake; default 3 s. */
+  wakePingTimeoutMs?: number;
+  /** Timers of the health check; default the system clock. */
+  clock?: Clock;
+  /** The protocol of the cluster became known, or a connection was found dead (for the log). */
+  onConnectionEvent?(event: { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string }): void;
 }
+
+/** How long a connection has to answer a PING after a wake before a fresh one is opened. */
+export const WAKE_PING_TIMEOUT_MS = 3000;
 
 export class KubeConfigTransport implements KubeTransport {
   readonly server: string;
@@ -35,6 +55,10 @@ export class KubeConfigTransport implements KubeTransport {
   private readonly lease: ClusterLease | undefined;
   private readonly maxMessageBytes: number;
   private readonly wakeSubscription: Disposable | undefined;
+  private readonly options: KubeConfigTransportOptions;
+  /** The HTTP/2 connections of this transport, by TLS identity (a rotated client certificate gets new ones). */
+  private readonly h2Pools = new Map<string, H2SessionPool>();
+  private knownProtocol: 'h2' | 'http/1.1' | undefined;
 
   constructor(
     private readonly kc: KubeConfig,
@@ -52,6 +76,8 @@ export class KubeConfigTransport implements KubeTransport {
     this.base = base;
     this.server = `${base.protocol}//${base.host}${base.pathname === '/' ? '' : base.pathname}`;
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.options = options;
+    if (base.protocol === 'http:') this.knownProtocol = 'http/1.1';
     this.lease = options.lease;
     this.reachability = options.lease?.cluster.reachability ?? new ClusterReachability();
     this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
@@ -68,6 +94,20 @@ export class KubeConfigTransport implements KubeTransport {
   verifyConnections(): void {
     this.agent?.destroy();
     this.agent = undefined;
+    const deadline = this.options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS;
+    for (const pool of this.h2Pools.values()) void pool.verifyAll(deadline);
+  }
+
+  /** 'h2' or 'http/1.1' once known (after the first connection); for the tooltip, the inspect report and the log. */
+  get protocol(): 'h2' | 'http/1.1' | undefined {
+    return this.knownProtocol;
+  }
+
+  /** Open HTTP/2 connections (tests and the bench). */
+  get h2ConnectionCount(): number {
+    let n = 0;
+    for (const p of this.h2Pools.values()) n += p.connectionCount;
+    return n;
   }
 
   /**
@@ -153,6 +193,8 @@ export class KubeConfigTransport implements KubeTransport {
     else this.reachability.dispose();
     this.agent?.destroy();
     this.agent = undefined;
+    for (const pool of this.h2Pools.values()) pool.dispose();
+    this.h2Pools.clear();
   }
 
   /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
@@ -168,7 +210,7 @@ export class KubeConfigTransport implements KubeTransport {
   }
 
   /** Sends a GET and resolves with the response once its headers arrive. */
-  private async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<http.IncomingMessage> {
+  private async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<HttpResponse> {
     if (this.disposed) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
     const url = new URL(this.base.toString());
@@ -182,10 +224,15 @@ export class KubeConfigTransport implements KubeTransport {
       throw new TransportError(credentialFailure(err), 'ECREDENTIALS');
     }
     if (signal.aborted) throw new AbortedError(abortReason(signal));
+    const pool = this.h2PoolFor(url, options);
+    if (pool) {
+      const res = await this.openH2(pool, url, options, signal);
+      if (res) return res;
+    }
     options.agent = this.agentFor(options);
     const mod = url.protocol === 'http:' ? http : https;
 
-    return new Promise<http.IncomingMessage>((resolve, reject) => {
+    return new Promise<HttpResponse>((resolve, reject) => {
       const req = mod.request(url, options, (res) => {
         signal.removeEventListener('abort', onAbort);
         if ((res.statusCode ?? 0) < 500) this.reachability.reportAnswer();
@@ -202,6 +249,75 @@ export class KubeConfigTransport implements KubeTransport {
         reject(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err));
       });
       req.end();
+    });
+  }
+
+  /** The HTTP/2 pool for this request's TLS identity, or undefined when HTTP/1.1 is to be used. */
+  private h2PoolFor(url: URL, options: https.RequestOptions): H2SessionPool | undefined {
+    if (this.options.http2 === false || url.protocol !== 'https:' || this.kc.getCurrentCluster()?.proxyUrl) return undefined;
+    if (this.knownProtocol === 'http/1.1') return undefined;
+    const tls = { ca: options.ca, cert: options.cert, key: options.key, pfx: options.pfx, passphrase: options.passphrase, rejectUnauthorized: options.rejectUnauthorized, servername: options.servername };
+    const tlsKey = JSON.stringify([tls.ca, tls.cert, tls.pfx, tls.rejectUnauthorized, tls.servername].map((v) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
+    let pool = this.h2Pools.get(tlsKey);
+    if (!pool) {
+      // A rotated identity: the old connections finish what runs, new streams use the new ones.
+      for (const old of this.h2Pools.values()) old.dispose();
+      this.h2Pools.clear();
+      pool = new H2SessionPool({
+        origin: url.origin,
+        tls: tls as H2PoolTls,
+        clock: this.options.clock ?? systemClock,
+        timing: { readIdleMs: this.options.healthCheck?.readIdleMs ?? DEFAULT_READ_IDLE_MS, pingTimeoutMs: this.options.healthCheck?.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS },
+        onConnectionEvent: (e) => {
+          if (e.type === 'protocol') this.knownProtocol = e.protocol;
+          else this.reachability.reportFailure();
+          this.options.onConnectionEvent?.(e);
+        },
+      });
+      this.h2Pools.set(tlsKey, pool);
+    }
+    return pool;
+  }
+
+  /** Sends the GET on an HTTP/2 stream; undefined when the server does not speak h2. */
+  private async openH2(pool: H2SessionPool, url: URL, options: https.RequestOptions, signal: AbortSignal): Promise<HttpResponse | undefined> {
+    const headers: Record<string, string> = { ':method': 'GET', ':path': `${url.pathname}${url.search}` };
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      const name = k.toLowerCase();
+      if (v === undefined || HOP_BY_HOP.has(name)) continue;
+      headers[name] = Array.isArray(v) ? v.join(', ') : String(v);
+    }
+    let stream;
+    try {
+      stream = await pool.request(headers);
+    } catch (err) {
+      if (!signal.aborted) this.reachability.reportFailure();
+      throw signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err as Error);
+    }
+    if (stream === FALLBACK_HTTP1) return undefined;
+    const opened = stream;
+    return new Promise<HttpResponse>((resolve, reject) => {
+      const onAbort = () => {
+        opened.destroy();
+        reject(new AbortedError(abortReason(signal)));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      opened.once('response', (h) => {
+        signal.removeEventListener('abort', onAbort);
+        const res = new H2Response(opened, h);
+        if ((res.statusCode ?? 0) < 500) this.reachability.reportAnswer();
+        resolve(res);
+      });
+      opened.once('error', (err) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!signal.aborted) this.reachability.reportFailure();
+        reject(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err));
+      });
+      opened.once('close', () => {
+        signal.removeEventListener('abort', onAbort);
+        reject(signal.aborted ? new AbortedError(abortReason(signal)) : new TransportError('the connection closed before the response', 'ECONNRESET'));
+      });
     });
   }
 
@@ -230,6 +346,11 @@ export class KubeConfigTransport implements KubeTransport {
   }
 }
 
+/** Headers HTTP/2 forbids (RFC 9113 8.2.2). */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+
+type H2PoolTls = ConstructorParameters<typeof H2SessionPool>[0]['tls'];
+
 /** The engine aborts a watch it found silent (half-open) or unanswered with a DeadlineError. */
 function isDeadline(reason: unknown): boolean {
   return reason instanceof Error && reason.name === 'DeadlineError';
@@ -246,7 +367,7 @@ function parseLine(buf: Buffer, start: number, end: number): unknown {
 }
 
 /** The whole body; one longer than `maxBytes` rejects with MessageTooLargeError. */
-function readBody(res: http.IncomingMessage, signal: AbortSignal, maxBytes = DEFAULT_MAX_MESSAGE_BYTES): Promise<Buffer> {
+function readBody(res: HttpResponse, signal: AbortSignal, maxBytes = DEFAULT_MAX_MESSAGE_BYTES): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -287,13 +408,13 @@ function readBody(res: http.IncomingMessage, signal: AbortSignal, maxBytes = DEF
   });
 }
 
-function apiErrorFrom(body: string, res: http.IncomingMessage): ApiError {
+function apiErrorFrom(body: string, res: HttpResponse): ApiError {
   const code = res.statusCode ?? 0;
   const retryAfter = res.headers['retry-after'];
   return new ApiError(statusFromBody(body, code), 'http', code, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
 }
 
-async function errorFromResponse(res: http.IncomingMessage): Promise<Error> {
+async function errorFromResponse(res: HttpResponse): Promise<Error> {
   const ctl = new AbortController();
   try {
     return apiErrorFrom((await readBody(res, ctl.signal)).toString('utf8'), res);

@@ -4,7 +4,8 @@ import { ClusterRegistry } from '../../src/connection/registry/cluster-registry'
 import { clusterKeyOf } from '../../src/connection/registry/cluster-key';
 import { acceleratedClock, seededRandom, type Clock } from '../../src/informer/clock';
 import { Informer, type InformerOptions } from '../../src/informer/informer';
-import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import { KubeConfigTransport, type KubeConfigTransportOptions } from '../../src/informer/kubeconfig-transport';
+import type { ResourceType } from '../../src/informer/resource-type';
 import type { TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
 import { FakeApiServer } from '../support/apiserver';
 import { TcpRelay } from '../support/tcp-relay';
@@ -32,8 +33,16 @@ class ClusterRig {
     this.clock = acceleratedClock(scale, seededRandom(7));
   }
 
-  static async start(opts: { scale: number; namespaces: number; relay?: boolean; informer?: Partial<InformerOptions> }): Promise<ClusterRig> {
-    const server = await FakeApiServer.start({ timeScale: 1000 / opts.scale });
+  static async start(opts: {
+    scale: number;
+    namespaces: number;
+    relay?: boolean;
+    http2?: boolean;
+    types?: ResourceType[];
+    informer?: Partial<InformerOptions>;
+    transport?: KubeConfigTransportOptions;
+  }): Promise<ClusterRig> {
+    const server = await FakeApiServer.start({ timeScale: 1000 / opts.scale, http2: opts.http2 ?? false });
     const rig = new ClusterRig(server, opts.scale);
     let config = server.kubeconfig();
     if (opts.relay) {
@@ -42,15 +51,17 @@ class ClusterRig {
     }
     const kc = new KubeConfig();
     kc.loadFromString(config);
-    rig.transport = new KubeConfigTransport(kc, { lease: rig.registry.acquire(clusterKeyOf(kc)) });
+    rig.transport = new KubeConfigTransport(kc, { lease: rig.registry.acquire(clusterKeyOf(kc)), clock: rig.clock, ...opts.transport });
     for (let i = 0; i < opts.namespaces; i++) {
       server.create('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: '0' } });
-      const informer = new Informer({ transport: rig.transport, type: configmaps, namespace: `ns-${i}`, clock: rig.clock, requestTimeoutMs: 600_000, ...opts.informer });
-      const events: TimedLifecycleEvent[] = [];
-      informer.onLifecycle((e) => events.push(e));
-      rig.lifecycle.set(informer, events);
-      rig.informers.push(informer);
-      informer.start();
+      for (const type of opts.types ?? [configmaps]) {
+        const informer = new Informer({ transport: rig.transport, type, namespace: `ns-${i}`, clock: rig.clock, requestTimeoutMs: 600_000, ...opts.informer });
+        const events: TimedLifecycleEvent[] = [];
+        informer.onLifecycle((e) => events.push(e));
+        rig.lifecycle.set(informer, events);
+        rig.informers.push(informer);
+        informer.start();
+      }
     }
     return rig;
   }
@@ -60,9 +71,9 @@ class ClusterRig {
     await until(() => this.informers.every((i) => i.state.phase === 'watching'), 'every informer watching');
   }
 
-  /** Every informer's cache holds `name` with `value` in its namespace. */
+  /** Every configmap informer's cache holds `name` with `value` in its namespace. */
   seen(name: string, value: string): boolean {
-    return this.informers.every((i) => [...i.store.values()].some((o) => o.metadata.name === name && (o as { data?: { v?: string } }).data?.v === value));
+    return this.informers.filter((i) => i.options.type.resource === 'configmaps').every((i) => [...i.store.values()].some((o) => o.metadata.name === name && (o as { data?: { v?: string } }).data?.v === value));
   }
 
   async close(): Promise<void> {
@@ -143,5 +154,72 @@ describe('connection faults (one cluster, many informers)', function () {
     await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on new connections');
     assert.equal(r.relay!.clientBytesWhileFrozen, 0, 'a request was written on a frozen pooled socket');
     for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at > frozenAt), 'no relist: re-watched from the resourceVersion');
+  });
+
+  it('F31 250 informers on one cluster (50 namespaces, 5 types), server allowing 100 streams per connection: 3 TCP connections, none with a waiting stream', async function () {
+    this.timeout(120_000);
+    const types: ResourceType[] = [
+      configmaps,
+      { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true },
+      { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
+      { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true },
+      { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true },
+    ];
+    rig = await ClusterRig.start({ scale: 1, namespaces: 50, http2: true, types });
+    const r = rig;
+    await r.synced();
+    assert.equal(r.server.openWatches(), 250, 'every watch has its stream open: none waits');
+    assert.equal(r.transport.protocol, 'h2');
+    assert.equal(r.server.openSockets(), 3, 'TCP connections to the server');
+    assert.equal(r.transport.h2ConnectionCount, 3);
+    assert.ok(r.server.streamStats.maxOpenPerConnection <= 100, `at most 100 streams on one connection (saw ${r.server.streamStats.maxOpenPerConnection})`);
+  });
+
+  it('F23 (HTTP/2) a connection goes silent with the default watch timeouts: noticed within 45 s by the PING health check, the watches re-open from their resourceVersions', async () => {
+    const scale = 10;
+    rig = await ClusterRig.start({ scale, namespaces: 3, relay: true, http2: true });
+    const r = rig;
+    await r.synced();
+    assert.equal(r.transport.protocol, 'h2');
+    const frozenAt = r.clock.now();
+    r.relay!.freezeAll();
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > frozenAt && e.cause === 'failed')), 'every watch failed over', 30_000);
+    const noticedMs = Math.max(...r.informers.map((i) => r.lifecycle.get(i)!.find((e) => e.type === 'watch-closed' && e.at > frozenAt)!.at)) - frozenAt;
+    // 30 s read-idle + 15 s PING timeout; 2 s (200 ms real) allowed for timers late on a loaded machine.
+    assert.ok(noticedMs <= 47_000, `noticed ${Math.round(noticedMs / 1000)} s (injected) after the freeze`);
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'after-freeze' } });
+    await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on a new connection', 30_000);
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at > frozenAt), 'no relist: re-watched from the resourceVersion');
+  });
+
+  it('F23 (HTTP/2) a quiet healthy connection is kept: PINGs answered, no new request, no watch torn down', async () => {
+    const scale = 100;
+    rig = await ClusterRig.start({ scale, namespaces: 3, http2: true, informer: { minWatchTimeoutSeconds: 3600 } });
+    const r = rig;
+    await r.synced();
+    const requests = r.server.requests.length;
+    const pings = r.server.streamStats.pings;
+    const since = r.clock.now();
+    await until(() => r.clock.now() - since >= 150_000, 'two and a half quiet minutes (injected)', 30_000);
+    assert.equal(r.server.requests.length, requests, 'no new request while the connection answers PINGs');
+    assert.ok(r.server.streamStats.pings - pings >= 3, `the quiet connection was verified by PINGs every 30 s (saw ${r.server.streamStats.pings - pings})`);
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > since), 'no watch closed');
+    assert.equal(r.server.openSockets(), 1);
+  });
+
+  it('F24 (HTTP/2) the process resumes after its connection died while the cluster changed: a short PING on wake, caught up within 5 s', async () => {
+    const scale = 5;
+    rig = await ClusterRig.start({ scale, namespaces: 4, relay: true, http2: true });
+    const r = rig;
+    await r.synced();
+    assert.equal(r.transport.protocol, 'h2');
+    r.relay!.freezeAll();
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'while-asleep' } });
+    const resumedAt = r.clock.now();
+    r.registry.wake(120_000);
+    await until(() => r.seen('cm-0', 'while-asleep'), 'every informer caught up after the wake');
+    const caughtUpMs = r.clock.now() - resumedAt;
+    assert.ok(caughtUpMs <= 5000, `caught up ${Math.round(caughtUpMs)} ms (injected) after resuming`);
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at >= resumedAt), 'from its resourceVersion, without a relist');
   });
 });

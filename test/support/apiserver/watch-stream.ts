@@ -37,6 +37,8 @@ export interface WatchConfig {
   fault?: Fault;
   /** Sends an RST on the request's connection. */
   resetConnection: () => void;
+  /** Closes the request's TCP connection without an RST. */
+  destroyConnection: () => void;
   onClosed: (w: WatchStream) => void;
 }
 
@@ -52,7 +54,7 @@ export class WatchStream {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly req: IncomingMessage,
+    _req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly cfg: WatchConfig,
   ) {
@@ -120,7 +122,7 @@ export class WatchStream {
     if (this.closed) return;
     this.finish();
     this.res.destroy();
-    this.req.socket.destroy();
+    this.cfg.destroyConnection();
   }
 
   private finish(): void {

@@ -5,7 +5,7 @@ import { AbortedError, ApiError, TransportError, statusFromBody } from './api-er
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, MessageTooLargeError } from './line-splitter';
 import type { Disposable } from './disposable';
 import { ClusterReachability } from '../connection/reachability/cluster-reachability';
-import { FALLBACK_HTTP1, H2SessionPool } from '../connection/h2/h2-session-pool';
+import { FALLBACK_HTTP1, H2SessionPool, type ConnectionEvent } from '../connection/h2/h2-session-pool';
 import { H2Response, type HttpResponse } from '../connection/h2/h2-response';
 import { DEFAULT_PING_TIMEOUT_MS, DEFAULT_READ_IDLE_MS, type HealthCheckTiming } from '../connection/h2/session-health-check';
 import { systemClock, type Clock } from './clock';
@@ -40,7 +40,7 @@ export interface KubeConfigTransportOptions {
   /** Timers of the health check; default the system clock. */
   clock?: Clock;
   /** The protocol of the cluster became known, or a connection was found dead (for the log). */
-  onConnectionEvent?(event: { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string }): void;
+  onConnectionEvent?(event: ConnectionEvent): void;
 }
 
 /** How long a connection has to answer a PING after a wake before a fresh one is opened. */
@@ -59,6 +59,9 @@ export class KubeConfigTransport implements KubeTransport {
   /** The HTTP/2 connections of this transport, by TLS identity (a rotated client certificate gets new ones). */
   private readonly h2Pools = new Map<string, H2SessionPool>();
   private knownProtocol: 'h2' | 'http/1.1' | undefined;
+  /** Pools this transport made itself (no shared cluster): it disposes them. */
+  private readonly ownPools = new Set<H2SessionPool>();
+  private readonly poolSubscriptions: Disposable[] = [];
 
   constructor(
     private readonly kc: KubeConfig,
@@ -193,7 +196,9 @@ export class KubeConfigTransport implements KubeTransport {
     else this.reachability.dispose();
     this.agent?.destroy();
     this.agent = undefined;
-    for (const pool of this.h2Pools.values()) pool.dispose();
+    for (const sub of this.poolSubscriptions.splice(0)) sub.dispose();
+    for (const pool of this.ownPools) pool.dispose();
+    this.ownPools.clear();
     this.h2Pools.clear();
   }
 
@@ -259,23 +264,30 @@ export class KubeConfigTransport implements KubeTransport {
     const tls = { ca: options.ca, cert: options.cert, key: options.key, pfx: options.pfx, passphrase: options.passphrase, rejectUnauthorized: options.rejectUnauthorized, servername: options.servername };
     const tlsKey = JSON.stringify([tls.ca, tls.cert, tls.pfx, tls.rejectUnauthorized, tls.servername].map((v) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
     let pool = this.h2Pools.get(tlsKey);
-    if (!pool) {
-      // A rotated identity: the old connections finish what runs, new streams use the new ones.
-      for (const old of this.h2Pools.values()) old.dispose();
-      this.h2Pools.clear();
-      pool = new H2SessionPool({
+    if (pool) return pool;
+    const create = () =>
+      new H2SessionPool({
         origin: url.origin,
         tls: tls as H2PoolTls,
         clock: this.options.clock ?? systemClock,
         timing: { readIdleMs: this.options.healthCheck?.readIdleMs ?? DEFAULT_READ_IDLE_MS, pingTimeoutMs: this.options.healthCheck?.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS },
-        onConnectionEvent: (e) => {
-          if (e.type === 'protocol') this.knownProtocol = e.protocol;
-          else this.reachability.reportFailure();
-          this.options.onConnectionEvent?.(e);
-        },
       });
-      this.h2Pools.set(tlsKey, pool);
-    }
+    // Shared with the other contexts of the cluster that present the same identity; else this transport's own.
+    const shared = this.lease?.cluster.h2Pool(tlsKey, create);
+    pool = shared ?? create();
+    if (!shared) this.ownPools.add(pool);
+    // A rotated identity: new streams use the new pool; the old one's streams finish (own pools close).
+    for (const old of this.h2Pools.values()) if (this.ownPools.delete(old)) old.dispose();
+    this.h2Pools.clear();
+    this.h2Pools.set(tlsKey, pool);
+    this.poolSubscriptions.push(
+      pool.onConnectionEvent((e) => {
+        if (e.type === 'protocol') this.knownProtocol = e.protocol;
+        else this.reachability.reportFailure();
+        this.options.onConnectionEvent?.(e);
+      }),
+    );
+    if (pool.protocol) this.knownProtocol = pool.protocol;
     return pool;
   }
 

@@ -1,7 +1,7 @@
 import * as http2 from 'node:http2';
 import * as tls from 'node:tls';
 import type { Clock } from '../../informer/clock';
-import type { Disposable } from '../../informer/disposable';
+import { Emitter, type Disposable } from '../../informer/disposable';
 import type { TlsMaterial } from '../credentials/credentials';
 import { SessionHealthCheck, type HealthCheckTiming } from './session-health-check';
 
@@ -18,9 +18,10 @@ export interface H2PoolOptions {
   tls: TlsMaterial;
   clock: Clock;
   timing: HealthCheckTiming;
-  /** A connection was found dead (health check, wake) or the protocol was settled: for the log. */
-  onConnectionEvent?(event: { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string }): void;
 }
+
+/** The protocol of the cluster was settled, or a connection was found dead: for the log and reachability. */
+export type ConnectionEvent = { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string };
 
 /** One HTTP/2 connection of the pool and the streams it carries. */
 class PooledSession {
@@ -54,8 +55,14 @@ export class H2SessionPool implements Disposable {
   private connecting: Promise<PooledSession | typeof FALLBACK_HTTP1> | undefined;
   private fallback = false;
   private disposed = false;
+  private readonly events = new Emitter<ConnectionEvent>();
 
   constructor(private readonly o: H2PoolOptions) {}
+
+  /** Every transport using the pool hears of its protocol and of dead connections. */
+  onConnectionEvent(listener: (event: ConnectionEvent) => void): Disposable {
+    return this.events.on(listener);
+  }
 
   /** 'h2', 'http/1.1' once the server declined h2, undefined before the first connection. */
   get protocol(): 'h2' | 'http/1.1' | undefined {
@@ -93,6 +100,7 @@ export class H2SessionPool implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.events.dispose();
     for (const s of this.sessions.splice(0)) {
       s.health.dispose();
       s.session.destroy();
@@ -146,7 +154,7 @@ export class H2SessionPool implements Disposable {
     if (socket.alpnProtocol !== 'h2') {
       socket.destroy();
       this.fallback = true;
-      this.o.onConnectionEvent?.({ type: 'protocol', protocol: 'http/1.1' });
+      this.events.fire({ type: 'protocol', protocol: 'http/1.1' });
       return FALLBACK_HTTP1;
     }
     const session = http2.connect(this.o.origin, {
@@ -171,7 +179,7 @@ export class H2SessionPool implements Disposable {
     const pooled: PooledSession = new PooledSession(
       session,
       new SessionHealthCheck(session, this.o.timing, this.o.clock, (reason) => {
-        this.o.onConnectionEvent?.({ type: 'dead', reason });
+        this.events.fire({ type: 'dead', reason });
         session.destroy(Object.assign(new Error(`the connection is dead: ${reason}`), { code: 'ETIMEDOUT' }));
       }),
     );
@@ -185,7 +193,7 @@ export class H2SessionPool implements Disposable {
       if (i >= 0) this.sessions.splice(i, 1);
     });
     this.sessions.push(pooled);
-    if (first) this.o.onConnectionEvent?.({ type: 'protocol', protocol: 'h2' });
+    if (first) this.events.fire({ type: 'protocol', protocol: 'h2' });
     return pooled;
   }
 }

@@ -1,4 +1,5 @@
 import { Emitter, type Disposable } from '../../informer/disposable';
+import type { H2SessionPool } from '../h2/h2-session-pool';
 import { ClusterReachability } from '../reachability/cluster-reachability';
 import { WakeDetector, type WakeDetectorOptions } from '../wake/wake-detector';
 
@@ -11,19 +12,35 @@ export interface SharedCluster {
   readonly reachability: ClusterReachability;
   /** Fires after the process was away (suspend, SIGSTOP): connections must be verified. */
   onWake(listener: (awayMs: number) => void): Disposable;
+  /**
+   * The cluster's HTTP/2 connections for one TLS identity, shared by every context that
+   * presents it; made by `create` on first use, disposed with the cluster.
+   */
+  h2Pool(tlsKey: string, create: () => H2SessionPool): H2SessionPool;
 }
 
 class ClusterEntry implements SharedCluster {
   readonly reachability = new ClusterReachability();
   readonly wake = new Emitter<number>();
   users = 0;
+  private readonly pools = new Map<string, H2SessionPool>();
   constructor(readonly key: string) {}
+  h2Pool(tlsKey: string, create: () => H2SessionPool): H2SessionPool {
+    let pool = this.pools.get(tlsKey);
+    if (!pool) {
+      pool = create();
+      this.pools.set(tlsKey, pool);
+    }
+    return pool;
+  }
   onWake(listener: (awayMs: number) => void): Disposable {
     return this.wake.on(listener);
   }
   dispose(): void {
     this.reachability.dispose();
     this.wake.dispose();
+    for (const pool of this.pools.values()) pool.dispose();
+    this.pools.clear();
   }
 }
 

@@ -18,6 +18,10 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.server;
   }
 
+  get protocol(): 'h2' | 'http/1.1' | undefined {
+    return this.inner.protocol;
+  }
+
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
     return this.inner.getJson<T>(path, query, signal);
   }

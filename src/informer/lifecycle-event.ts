@@ -12,7 +12,8 @@ export type LifecycleEvent =
   | { type: 'list-done'; items: number; pages: number; resourceVersion: string; durationMs: number }
   | { type: 'list-restarted'; reason: string }
   | { type: 'synced'; resourceVersion: string; objects: number }
-  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number }
+  /** `protocol`: how the cluster's connection talks, when the transport says ('h2' or 'http/1.1'). */
+  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number; protocol?: string }
   | {
       type: 'watch-closed';
       resourceVersion?: string;

@@ -384,7 +384,7 @@ export class Reflector {
           stats.watches++;
           dataTimer = clock.setTimer(tick, deadlineMs / 10);
           host.setPhase('watching');
-          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds });
+          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds, protocol: this.o.transport.protocol });
         },
         onData: () => {
           silentTicks = 0;

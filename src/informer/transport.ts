@@ -38,6 +38,8 @@ export interface WatchCallbacks {
 export interface KubeTransport {
   /** A label for logs: the server URL, never a credential. */
   readonly server: string;
+  /** Optional: 'h2' or 'http/1.1' once the first connection settled it (tooltip, inspect report, log). */
+  readonly protocol?: 'h2' | 'http/1.1';
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T>;
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */

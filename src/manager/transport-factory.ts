@@ -1,5 +1,6 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigTransport, type KubeTransport } from '../informer';
+import type { KubeConfigTransportOptions } from '../informer/kubeconfig-transport';
 import type { ClusterRegistry } from '../connection/registry/cluster-registry';
 import { clusterKeyOf } from '../connection/registry/cluster-key';
 
@@ -17,11 +18,11 @@ export interface TransportTarget {
 export type TransportFactory = (target: TransportTarget) => KubeTransport;
 
 /** client-node's kubeconfig handling (auth, TLS, proxies) under the engine's transport, clusters shared through `registry`. */
-export function kubeConfigTransportFactoryWith(registry: ClusterRegistry): TransportFactory {
+export function kubeConfigTransportFactoryWith(registry: ClusterRegistry, options: Omit<KubeConfigTransportOptions, 'lease'> = {}): TransportFactory {
   return (target) => {
     const lease = registry.acquire(clusterKeyOf(target.kubeConfig));
     try {
-      return new KubeConfigTransport(target.kubeConfig, { lease });
+      return new KubeConfigTransport(target.kubeConfig, { ...options, lease });
     } catch (err) {
       lease.dispose();
       throw err;

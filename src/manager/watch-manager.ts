@@ -20,6 +20,7 @@ import { KubeconfigFileWatcher } from './kubeconfig-file-watcher';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
 import { kubeConfigTransportFactoryWith, type TransportFactory } from './transport-factory';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
+import type { HealthCheckTiming } from '../connection/h2/session-health-check';
 import { informerOptionsKey, normalizeConfig, type WatchConfig } from './watch-config';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from './watch-entry';
 
@@ -38,6 +39,8 @@ export interface WatchManagerOptions {
    * registry of the manager's own (its wake detector runs while any transport is in use).
    */
   clusterRegistry?: ClusterRegistry;
+  /** The HTTP/2 PING health check of the default transports; default read-idle 30 s, PING timeout 15 s. */
+  healthCheck?: Partial<HealthCheckTiming>;
   informerOptions?: ExtraInformerOptions;
   /** Quiet time after a kubeconfig file changes before it is re-read; default 250 ms of wall time. */
   kubeconfigDebounceMs?: number;
@@ -86,7 +89,7 @@ export class WatchManager implements Disposable {
     this.config = normalizeConfig(config);
     this.clock = options.clock ?? systemClock;
     this.clusterRegistry = options.clusterRegistry ?? new ClusterRegistry();
-    this.transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry);
+    this.transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry, { healthCheck: options.healthCheck, clock: this.clock });
     this.resumedSubscription = this.clusterRegistry.onResumed((awayMs) => this.announceResume(awayMs));
   }
 
@@ -570,7 +573,8 @@ export class WatchManager implements Disposable {
     const session = slot.session;
     const context = session.contextName;
     const label = labelOf(context || slot.spec, slot.type ? resourceTypeName(slot.type) : slot.resource, rec.namespace);
-    const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label };
+    const protocol = session.transport?.protocol;
+    const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label, ...(protocol ? { protocol } : {}) };
     if (rec.informer) {
       const problem = session.reloadProblem;
       return { ...base, informer: rec.informer, state: rec.informer.state, stats: rec.informer.stats, ...(problem ? { error: problem, errorKind: 'kubeconfig' } : {}) };

@@ -20,7 +20,7 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
   },
   'list-restarted': { event: { type: 'list-restarted', reason: 'continue token expired on page 2: too old' }, level: 'warn', text: /^list restarted from the first page: continue token expired on page 2: too old$/ },
   synced: { event: { type: 'synced', resourceVersion: '48213', objects: 1 }, level: 'debug', text: /^synced: 1 object at resourceVersion 48213$/ },
-  'watch-opened': { event: { type: 'watch-opened', resourceVersion: '48213', timeoutSeconds: 412 }, level: 'info', text: /^watch opened at resourceVersion 48213, timeoutSeconds 412$/ },
+  'watch-opened': { event: { type: 'watch-opened', resourceVersion: '48213', timeoutSeconds: 412, protocol: 'h2' }, level: 'info', text: /^watch opened at resourceVersion 48213, timeoutSeconds 412 over HTTP\/2$/ },
   'watch-closed': {
     event: { type: 'watch-closed', cause: 'failed', resourceVersion: '48300', reason: 'connection reset (ECONNRESET)', events: 14, durationMs: 123_000 },
     level: 'warn',

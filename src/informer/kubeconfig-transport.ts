@@ -8,7 +8,8 @@ import { ClusterReachability } from '../connection/reachability/cluster-reachabi
 import { FALLBACK_HTTP1, H2SessionPool, type ConnectionEvent } from '../connection/h2/h2-session-pool';
 import { H2Response, type HttpResponse } from '../connection/h2/h2-response';
 import { DEFAULT_PING_TIMEOUT_MS, DEFAULT_READ_IDLE_MS, type HealthCheckTiming } from '../connection/h2/session-health-check';
-import { systemClock, type Clock } from './clock';
+import { systemClock, type Clock, type TimerHandle } from './clock';
+import { BookmarkCadence } from '../connection/http1/bookmark-cadence';
 import type { ClusterLease } from '../connection/registry/cluster-registry';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from './managed-fields';
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
@@ -62,6 +63,8 @@ export class KubeConfigTransport implements KubeTransport {
   /** Pools this transport made itself (no shared cluster): it disposes them. */
   private readonly ownPools = new Set<H2SessionPool>();
   private readonly poolSubscriptions: Disposable[] = [];
+  /** The server's bookmark cadence on quiet watches, as seen on this transport's watches. */
+  private readonly bookmarks = new BookmarkCadence();
 
   constructor(
     private readonly kc: KubeConfig,
@@ -114,6 +117,49 @@ export class KubeConfigTransport implements KubeTransport {
   }
 
   /**
+   * Watches an HTTP/1.1 watch for silence against the cluster's bookmark cadence, and learns
+   * the cadence from two bookmarks in a row with nothing between. `onSilent` runs once.
+   */
+  private watchSilenceGuard(onSilent: () => void): { noteData(): void; noteLine(parsed: unknown): void; dispose(): void } {
+    const clock = this.options.clock ?? systemClock;
+    let lastData = clock.now();
+    let lastBookmark: number | undefined;
+    let timer: TimerHandle | undefined;
+    let done = false;
+    const arm = () => {
+      timer?.cancel();
+      const limit = this.bookmarks.silenceLimitMs();
+      if (limit === undefined || done) return;
+      timer = clock.setTimer(() => {
+        const limitNow = this.bookmarks.silenceLimitMs() ?? limit;
+        if (clock.now() - lastData >= limitNow) {
+          done = true;
+          onSilent();
+        } else arm();
+      }, Math.max(1000, lastData + limit - clock.now()));
+    };
+    arm();
+    return {
+      noteData: () => {
+        lastData = clock.now();
+        if (!timer) arm();
+      },
+      noteLine: (parsed) => {
+        const now = clock.now();
+        if ((parsed as { type?: unknown } | undefined)?.type === 'BOOKMARK') {
+          if (lastBookmark !== undefined) this.bookmarks.noteQuietGap(now - lastBookmark);
+          lastBookmark = now;
+          arm();
+        } else lastBookmark = undefined;
+      },
+      dispose: () => {
+        done = true;
+        timer?.cancel();
+      },
+    };
+  }
+
+  /**
    * A watch of this cluster was found half-open: no idle pooled socket can be trusted either
    * (a frozen middlebox looks the same on every one), so none is ever reused.
    */
@@ -146,12 +192,21 @@ export class KubeConfigTransport implements KubeTransport {
         } catch {
           parsed = undefined;
         }
+        silence?.noteLine(parsed);
         callbacks.onLine(parsed, () => buf.toString('utf8', start, end));
       }, this.maxMessageBytes);
       let settled = false;
+      // HTTP/1.1 has no PING: where the server's bookmark cadence is known, silence well past it is a dead connection.
+      const silence = res instanceof H2Response ? undefined : this.watchSilenceGuard(() => {
+        res.destroy();
+        this.reachability.reportFailure();
+        this.dropIdleSockets();
+        finish(new TransportError(`no bookmark for ${Math.round((this.bookmarks.silenceLimitMs() ?? 0) / 1000)} s although the server sends one every ${Math.round((this.bookmarks.interval ?? 0) / 1000)} s: the connection looks half-open`, 'ETIMEDOUT'));
+      });
       const finish = (err?: Error) => {
         if (settled) return;
         settled = true;
+        silence?.dispose();
         signal.removeEventListener('abort', onAbort);
         if (err) reject(err);
         else resolve();
@@ -168,6 +223,7 @@ export class KubeConfigTransport implements KubeTransport {
       signal.addEventListener('abort', onAbort, { once: true });
       res.on('data', (chunk: Buffer) => {
         if (settled) return;
+        silence?.noteData();
         callbacks.onData();
         try {
           splitter.push(chunk);

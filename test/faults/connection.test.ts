@@ -223,4 +223,27 @@ describe('connection faults (one cluster, many informers)', function () {
     assert.ok(caughtUpMs <= 5000, `caught up ${Math.round(caughtUpMs)} ms (injected) after resuming`);
     for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at >= resumedAt), 'from its resourceVersion, without a relist');
   });
+
+  it('F23 (HTTP/1.1) where the server sends bookmarks on quiet watches, a watch silent for well past their interval counts as half-open', async () => {
+    const scale = 100;
+    rig = await ClusterRig.start({ scale, namespaces: 2, relay: true, informer: { minWatchTimeoutSeconds: 3600 } });
+    const r = rig;
+    await r.synced();
+    // The server sends bookmarks once the global resourceVersion moved past a watch's start.
+    r.server.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'other' } });
+    const learning = r.clock.now();
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.filter((e) => e.type === 'bookmark' && e.at > learning).length >= 2), 'two bookmarks on every watch', 30_000);
+    const frozenAt = r.clock.now();
+    r.relay!.freezeAll();
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > frozenAt)), 'every watch found half-open', 30_000);
+    for (const i of r.informers) {
+      const closed = r.lifecycle.get(i)!.find((e) => e.type === 'watch-closed' && e.at > frozenAt)!;
+      assert.ok(closed.type === 'watch-closed' && /no bookmark/.test(closed.reason), `closed for the missing bookmarks: ${closed.type === 'watch-closed' ? closed.reason : ''}`);
+      // 2 x 60 s + 30 s after the last data, which came at most 60 s before the freeze; 10 s for late timers.
+      assert.ok(closed.at - frozenAt <= 160_000, `noticed ${Math.round((closed.at - frozenAt) / 1000)} s after the freeze`);
+    }
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'after-freeze' } });
+    await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on a new connection', 30_000);
+    assert.equal(r.relay!.clientBytesWhileFrozen, 0, 'no request written on a frozen pooled socket');
+  });
 });

@@ -56,8 +56,7 @@ async function main(): Promise<void> {
     console.log(`protocol ${protocol}; frozen connection noticed after ${n < 0 ? 'more than 300 s' : `${(n / 1000).toFixed(1)} s`} (${reason ?? '-'}); the change made at the freeze arrived after ${c < 0 ? 'more than 300 s' : `${(c / 1000).toFixed(1)} s`}`);
     cli.kill('SIGTERM');
     await relay.close();
-    await server.close();
-    return;
+    process.exit(0);
   }
   cli.kill('SIGSTOP');
   relay.freezeAll(); // the connection dies while the process is stopped: nothing closes it
@@ -74,7 +73,7 @@ async function main(): Promise<void> {
   if (resumed) console.log(`log: ${resumed}`);
   cli.kill('SIGTERM');
   await relay.close();
-  await server.close();
+  process.exit(0);
 }
 
 void main();

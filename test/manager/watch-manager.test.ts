@@ -112,7 +112,7 @@ describe('watch manager', function () {
     const { m, view, lifecycle } = manager({ resources: ['configmaps', 'po'], namespaces: ['default'] }, registry);
     await m.start();
     const entries = await allSynced(m, 2);
-    assert.ok(entries.every((e) => e.protocol === 'http/1.1'), 'the protocol is known once connected');
+    assert.ok(entries.every((e) => e.protocol === (process.env.FAKE_APISERVER_HTTP2 === '1' ? 'h2' : 'http/1.1')), 'the protocol is known once connected');
     const sockets = a.openSockets();
     registry.wake(95_000);
     const resumed = lifecycle.filter((l) => l.event.type === 'resumed');

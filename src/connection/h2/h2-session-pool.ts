@@ -1,6 +1,6 @@
 import * as http2 from 'node:http2';
 import * as tls from 'node:tls';
-import type { Clock } from '../../informer/clock';
+import type { Clock, TimerHandle } from '../../informer/clock';
 import { Emitter, type Disposable } from '../../informer/disposable';
 import type { TlsMaterial } from '../credentials/credentials';
 import { SessionHealthCheck, type HealthCheckTiming } from './session-health-check';
@@ -8,6 +8,9 @@ import { SessionHealthCheck, type HealthCheckTiming } from './session-health-che
 /** Flow-control windows large enough that a big list is not throttled (Go uses megabytes). */
 export const STREAM_WINDOW_BYTES = 4 * 1024 * 1024;
 export const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/** A connection without streams for this long is closed (Go closes idle connections after 90 s). */
+export const IDLE_CLOSE_MS = 30_000;
 
 /** What a server without h2 (or a proxy in the way) makes a pool answer: use HTTP/1.1. */
 export const FALLBACK_HTTP1 = 'http/1.1';
@@ -26,6 +29,7 @@ export type ConnectionEvent = { type: 'protocol'; protocol: 'h2' | 'http/1.1' } 
 /** One HTTP/2 connection of the pool and the streams it carries. */
 class PooledSession {
   active = 0;
+  idleTimer: TimerHandle | undefined;
   /** GOAWAY received or closing: carries what runs, takes no new stream. */
   draining = false;
   constructor(
@@ -103,6 +107,7 @@ export class H2SessionPool implements Disposable {
     this.events.dispose();
     for (const s of this.sessions.splice(0)) {
       s.health.dispose();
+      s.idleTimer?.cancel();
       s.session.destroy();
     }
   }
@@ -110,6 +115,8 @@ export class H2SessionPool implements Disposable {
   private open(s: PooledSession, headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
     const stream = s.session.request(headers, { endStream: true });
     s.active++;
+    s.idleTimer?.cancel();
+    s.idleTimer = undefined;
     stream.on('response', () => s.health.noteRead());
     stream.on('data', () => s.health.noteRead());
     stream.once('close', () => {
@@ -119,11 +126,19 @@ export class H2SessionPool implements Disposable {
     return stream;
   }
 
-  /** A connection left without streams closes when it drains, or when another one has room. */
+  /**
+   * A connection left without streams closes when it drains, when another one has room, or
+   * after IDLE_CLOSE_MS without a stream.
+   */
   private tidy(s: PooledSession): void {
     if (s.active > 0 || s.session.closed || s.session.destroyed) return;
     const otherWithRoom = this.sessions.some((o) => o !== s && o.usable && o.active < o.maxStreams);
-    if (s.draining || otherWithRoom) s.session.close();
+    if (s.draining || otherWithRoom) return s.session.close();
+    s.idleTimer?.cancel();
+    s.idleTimer = this.o.clock.setTimer(() => {
+      s.idleTimer = undefined;
+      if (s.active === 0 && !s.session.closed) s.session.close();
+    }, IDLE_CLOSE_MS);
   }
 
   private async connect(): Promise<PooledSession | typeof FALLBACK_HTTP1> {
@@ -189,6 +204,7 @@ export class H2SessionPool implements Disposable {
     });
     session.once('close', () => {
       pooled.health.dispose();
+      pooled.idleTimer?.cancel();
       const i = this.sessions.indexOf(pooled);
       if (i >= 0) this.sessions.splice(i, 1);
     });

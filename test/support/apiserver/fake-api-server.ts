@@ -78,7 +78,7 @@ export class FakeApiServer {
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
-    if (this.tls && (opts.http2 ?? false)) {
+    if (this.tls && (opts.http2 ?? process.env.FAKE_APISERVER_HTTP2 === '1')) {
       // Requests of HTTP/1.1 clients reach the same handler with http1 objects (allowHTTP1).
       const h2 = http2.createSecureServer(
         { key: material.keyPem, cert: material.certPem, allowHTTP1: true, settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 100 } },

@@ -6,7 +6,7 @@ import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
-import { onDidChangeSettings, readWatchConfig } from './vscode/settings';
+import { onDidChangeSettings, readConnectionSettings, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
@@ -33,7 +33,7 @@ export interface KubeWatchApi {
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const clock = systemClock;
-  const manager = new WatchManager(readWatchConfig(), { clock });
+  const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings() });
   running = manager;
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);

@@ -74,7 +74,7 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
     case 'synced':
       return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, objects: e.objects };
     case 'watch-opened':
-      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, timeoutSeconds: e.timeoutSeconds };
+      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, timeoutSeconds: e.timeoutSeconds, protocol: e.protocol };
     case 'watch-closed':
       return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), reason: e.reason, at, events: e.events, durationMs: e.durationMs };
     case 'bookmark':
@@ -97,6 +97,8 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
       return { lifecycle: e.type, resourceVersion: rv(), reason: e.message, at, handler: e.handler };
     case 'stopped':
       return { lifecycle: e.type, resourceVersion: rv(), at };
+    case 'resumed':
+      return { lifecycle: e.type, resourceVersion: rv(), at, awaySeconds: Math.round(e.awayMs / 1000) };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../informer';
+import type { Disposable, KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../informer';
 
 /**
  * A transport that forwards to an inner transport which can be replaced, so that informers
@@ -16,6 +16,10 @@ export class SwitchableTransport implements KubeTransport {
 
   get server(): string {
     return this.inner.server;
+  }
+
+  get protocol(): 'h2' | 'http/1.1' | undefined {
+    return this.inner.protocol;
   }
 
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
@@ -37,6 +41,11 @@ export class SwitchableTransport implements KubeTransport {
 
     watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
+  }
+
+  /** Forwards to the inner transport current at subscription (a sleep subscribes anew each time). */
+  onReachable(listener: () => void): Disposable {
+    return this.inner.onReachable?.(listener) ?? { dispose: () => undefined };
   }
 
   /** Makes `next` the inner transport and returns the previous one, which the caller disposes. */

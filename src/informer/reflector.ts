@@ -229,7 +229,8 @@ export class Reflector {
         this.host.setPhase(decision.phase, decision.reason, retryAt);
         this.host.emit({ type: 'backoff', attempt, delayMs: Math.round(delayMs), cause: decision.reason, retryAt });
         try {
-          await sleep(this.o.clock, delayMs, signal);
+          // The cluster answering again (to any informer) ends the wait early, within 1 s.
+          await sleep(this.o.clock, delayMs, signal, this.o.transport.onReachable?.bind(this.o.transport));
         } catch {
           break;
         }
@@ -544,7 +545,7 @@ export class Reflector {
           dataTimer = clock.setTimer(tick, deadlineMs / 10);
           progressed();
           if (!initial) host.setPhase('watching');
-          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds });
+          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds, protocol: this.o.transport.protocol });
         },
         onData: () => {
           silentTicks = 0;

@@ -1,3 +1,4 @@
+import type { Disposable } from './disposable';
 import type { KubeObject } from './kube-object';
 
 /** One page of a LIST response. */
@@ -37,6 +38,8 @@ export interface WatchCallbacks {
 export interface KubeTransport {
   /** A label for logs: the server URL, never a credential. */
   readonly server: string;
+  /** Optional: 'h2' or 'http/1.1' once the first connection settled it (tooltip, inspect report, log). */
+  readonly protocol?: 'h2' | 'http/1.1';
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T>;
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
   /**
@@ -48,6 +51,11 @@ export interface KubeTransport {
   listStream?(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void>;
+  /**
+   * Optional: `listener` runs when the cluster answers again after network failures, so an
+   * informer waiting in backoff retries at once (one reachability per cluster).
+   */
+  onReachable?(listener: () => void): Disposable;
   dispose(): void;
 }
 

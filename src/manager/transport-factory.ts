@@ -1,5 +1,8 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigTransport, type KubeTransport } from '../informer';
+import type { KubeConfigTransportOptions } from '../informer/kubeconfig-transport';
+import type { ClusterRegistry } from '../connection/registry/cluster-registry';
+import { clusterKeyOf } from '../connection/registry/cluster-key';
 
 /** The connection settings of one context, as `selectContext` produced them. */
 export interface TransportTarget {
@@ -14,5 +17,18 @@ export interface TransportTarget {
  */
 export type TransportFactory = (target: TransportTarget) => KubeTransport;
 
-/** The default: client-node's kubeconfig handling (auth, TLS, proxies) under the engine's transport. */
+/** client-node's kubeconfig handling (auth, TLS, proxies) under the engine's transport, clusters shared through `registry`. */
+export function kubeConfigTransportFactoryWith(registry: ClusterRegistry, options: Omit<KubeConfigTransportOptions, 'lease'> = {}): TransportFactory {
+  return (target) => {
+    const lease = registry.acquire(clusterKeyOf(target.kubeConfig));
+    try {
+      return new KubeConfigTransport(target.kubeConfig, { ...options, lease });
+    } catch (err) {
+      lease.dispose();
+      throw err;
+    }
+  };
+}
+
+/** The default without sharing: each transport its own reachability, no wake detection. */
 export const kubeConfigTransportFactory: TransportFactory = (target) => new KubeConfigTransport(target.kubeConfig);

@@ -19,7 +19,9 @@ import {
 import type { ContextSession } from './context-session';
 import { KubeconfigFileWatcher } from './kubeconfig-file-watcher';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
-import { kubeConfigTransportFactory, type TransportFactory } from './transport-factory';
+import { kubeConfigTransportFactoryWith, type TransportFactory } from './transport-factory';
+import { ClusterRegistry } from '../connection/registry/cluster-registry';
+import type { HealthCheckTiming } from '../connection/h2/session-health-check';
 import { informerOptionsKey, normalizeConfig, type WatchConfig } from './watch-config';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from './watch-entry';
 
@@ -34,8 +36,15 @@ export type ExtraInformerOptions = Partial<
 export interface WatchManagerOptions {
   /** Time for every informer, resolution retry and debounce; default the system clock. */
   clock?: Clock;
-  /** Builds one transport per context; default KubeConfigTransport. */
+  /** Builds one transport per context; default KubeConfigTransport, sharing clusters through `clusterRegistry`. */
   transportFactory?: TransportFactory;
+  /**
+   * Shares reachability and wake detection among the contexts of one cluster; default a
+   * registry of the manager's own (its wake detector runs while any transport is in use).
+   */
+  clusterRegistry?: ClusterRegistry;
+  /** The HTTP/2 PING health check of the default transports; default read-idle 30 s, PING timeout 15 s. */
+  healthCheck?: Partial<HealthCheckTiming>;
   informerOptions?: ExtraInformerOptions;
   /** Quiet time after a kubeconfig file changes before it is re-read; default 250 ms of wall time. */
   kubeconfigDebounceMs?: number;
@@ -61,6 +70,8 @@ export class WatchManager implements Disposable {
   private config: WatchConfig;
   private readonly clock: Clock;
   private readonly transportFactory: TransportFactory;
+  private readonly clusterRegistry: ClusterRegistry;
+  private readonly resumedSubscription: Disposable;
   private running = false;
   private readonly sessions = new Map<string, ContextSession>();
   private readonly slots = new Map<string, ResourceSlot>();
@@ -81,7 +92,9 @@ export class WatchManager implements Disposable {
   ) {
     this.config = normalizeConfig(config);
     this.clock = options.clock ?? systemClock;
-    this.transportFactory = options.transportFactory ?? kubeConfigTransportFactory;
+    this.clusterRegistry = options.clusterRegistry ?? new ClusterRegistry();
+    this.transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry, { healthCheck: options.healthCheck, clock: this.clock });
+    this.resumedSubscription = this.clusterRegistry.onResumed((awayMs) => this.announceResume(awayMs));
   }
 
   /** The configuration in force (normalised). */
@@ -148,7 +161,15 @@ export class WatchManager implements Disposable {
   }
 
   dispose(): void {
+    this.resumedSubscription.dispose();
     void this.stop();
+  }
+
+  /** Logs on every running watch that the process was away and its connections are being verified. */
+  private announceResume(awayMs: number): void {
+    const at = this.clock.now();
+    for (const slot of this.slots.values())
+      for (const rec of slot.entries.values()) if (rec.informer) this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
   }
 
   /**
@@ -559,7 +580,8 @@ export class WatchManager implements Disposable {
     const session = slot.session;
     const context = session.contextName;
     const label = labelOf(context || slot.spec, slot.type ? resourceTypeName(slot.type) : slot.resource, rec.namespace);
-    const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label };
+    const protocol = session.transport?.protocol;
+    const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label, ...(protocol ? { protocol } : {}) };
     if (rec.informer) {
       const problem = session.reloadProblem;
       return { ...base, informer: rec.informer, state: rec.informer.state, stats: rec.informer.stats, ...(problem ? { error: problem, errorKind: 'kubeconfig' } : {}) };

@@ -23,6 +23,16 @@ export function readSettings(): KubeWatchSettings {
   };
 }
 
+/** The HTTP/2 health check settings (`kubeWatch.connection.*`), in milliseconds. */
+export function readConnectionSettings(): { readIdleMs: number; pingTimeoutMs: number } {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const seconds = (key: string, fallback: number) => {
+    const v = c.get<number>(key, fallback);
+    return (typeof v === 'number' && Number.isFinite(v) && v >= 1 ? v : fallback) * 1000;
+  };
+  return { readIdleMs: seconds('connection.readIdleSeconds', 30), pingTimeoutMs: seconds('connection.pingTimeoutSeconds', 15) };
+}
+
 export function readWatchConfig(): WatchConfig {
   return toWatchConfig(readSettings());
 }

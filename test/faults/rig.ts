@@ -59,7 +59,7 @@ export class Rig extends ConfigMapObjects implements FaultContext {
     for (let i = 0; i < (opts.initialObjects ?? 0); i++) rig.createObject();
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig());
-    rig.transport = new KubeConfigTransport(kc);
+    rig.transport = new KubeConfigTransport(kc, { clock: rig.clock });
     rig.streamingListMemory = new StreamingListMemory(rig.clock);
     rig.informer = new Informer({
       transport: rig.transport,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { acceleratedClock, emptyStats, seededRandom } from '../../src/informer';
 import type { WatchEntry } from '../../src/manager';
 import { InspectHistory, inspectReport } from '../../src/ui/inspect';
+import { watchTooltip } from '../../src/ui/tree/watch-tooltip';
 import { SCALE, UiRig, until } from './lifecycle-rig';
 
 const t0 = Date.UTC(2026, 0, 2, 10, 0, 0);
@@ -45,6 +46,23 @@ describe('inspect resource version report', function () {
     assert.match(both.text, /Problem: +context "prod" does not exist in the kubeconfig/);
     assert.match(both.markdown, /\| prod\/pods \| stopped \| — \| — \| — \|/);
     assert.equal(inspectReport([], t0).title, 'No watches to inspect');
+  });
+
+  it('says which protocol the cluster connection speaks, in the report and the tooltip', () => {
+    const entry: WatchEntry = {
+      id: 'a',
+      context: 'ctx',
+      resource: 'pods',
+      namespace: '',
+      label: 'ctx/pods',
+      state: { phase: 'watching', since: t0, synced: true },
+      stats: emptyStats(),
+      protocol: 'h2',
+    };
+    assert.equal(field(inspectReport([entry], t0).text, 'Connection'), 'HTTP/2 to the cluster');
+    assert.match(watchTooltip(entry, t0), /connection.*HTTP\/2/);
+    assert.match(watchTooltip({ ...entry, protocol: 'http/1.1' }, t0), /connection.*HTTP\/1\.1/);
+    assert.doesNotMatch(watchTooltip({ ...entry, protocol: undefined }, t0), /connection/);
   });
 
   describe('against the local API server', () => {

@@ -1,3 +1,4 @@
+import { protocolName } from '../protocol-name';
 import type { InformerPhase, InformerState, LifecycleEvent } from '../../informer';
 import { oneLine, prefixed, type LogLevel, type LogLine } from './log-line';
 import { formatDuration, formatInstant } from './time-text';
@@ -65,7 +66,7 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
     case 'synced':
       return line('debug', `synced: ${count(event.objects, 'object')} at resourceVersion ${event.resourceVersion}`);
     case 'watch-opened':
-      return line('info', `watch opened at resourceVersion ${event.resourceVersion || '(none)'}, timeoutSeconds ${event.timeoutSeconds}`);
+      return line('info', `watch opened at resourceVersion ${event.resourceVersion || '(none)'}, timeoutSeconds ${event.timeoutSeconds}${event.protocol ? ` over ${protocolName(event.protocol)}` : ''}`);
     case 'watch-closed': {
       const stats = `after ${formatDuration(event.durationMs)}, ${count(event.events, 'event')}${event.resourceVersion ? `, at resourceVersion ${event.resourceVersion}` : ''}`;
       switch (event.cause) {
@@ -98,6 +99,8 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
     }
     case 'stopped':
       return line('info', 'stopped');
+    case 'resumed':
+      return line('info', `resumed after ${Math.round(event.awayMs / 1000)} s: verifying the cluster's connections`);
     default:
       return unknownEvent(label, event);
   }

@@ -13,6 +13,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
+import * as http2 from 'node:http2';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type {
@@ -69,7 +70,10 @@ export class FakeApiServer {
   private readonly watches = new Set<WatchStream>();
   /** Qualified names of types whose version is no longer served (their objects are kept). */
   private readonly unserved = new Set<string>();
-  private readonly server: http.Server;
+  private readonly server: http.Server | http2.Http2SecureServer;
+  /** HTTP/2 streams opened so far, and those open now with the most ever open on one connection. */
+  readonly streamStats = { opened: 0, open: 0, maxOpenPerConnection: 0, pings: 0 };
+  private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
   private port: number;
   private listening = false;
 
@@ -90,7 +94,18 @@ export class FakeApiServer {
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
-    this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem }, handler) : http.createServer(handler);
+    if (this.tls && (opts.http2 ?? process.env.FAKE_APISERVER_HTTP2 === '1')) {
+      // Requests of HTTP/1.1 clients reach the same handler with http1 objects (allowHTTP1).
+      const h2 = http2.createSecureServer(
+        { key: material.keyPem, cert: material.certPem, allowHTTP1: true, settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 100 } },
+        handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void, // the handler only uses what both share
+      );
+      h2.on('stream', (stream) => this.countStream(stream));
+      h2.on('session', (session) => session.on('ping', () => this.streamStats.pings++));
+      this.server = h2;
+    } else {
+      this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem }, handler) : http.createServer(handler);
+    }
     this.connections.attach(this.server);
   }
 
@@ -344,6 +359,22 @@ export class FakeApiServer {
     await closed;
   }
 
+  private countStream(stream: http2.ServerHttp2Stream): void {
+    const session = stream.session;
+    if (!session) return;
+    const open = (this.openStreamsBySession.get(session) ?? 0) + 1;
+    this.openStreamsBySession.set(session, open);
+    this.streamStats.opened++;
+    this.streamStats.open++;
+    this.streamStats.maxOpenPerConnection = Math.max(this.streamStats.maxOpenPerConnection, open);
+    stream.once('close', () => {
+      this.streamStats.open--;
+      const left = (this.openStreamsBySession.get(session) ?? 1) - 1;
+      if (left > 0) this.openStreamsBySession.set(session, left);
+      else this.openStreamsBySession.delete(session);
+    });
+  }
+
   private resolve(resource: string): ResourceDefinition {
     const exact = this.registry.byName(resource);
     if (exact) return exact;
@@ -385,7 +416,7 @@ export class FakeApiServer {
       if (fault) record.faulted = fault.type;
     }
     if (fault?.type === 'refuse') {
-      req.socket.destroy();
+      this.connections.destroyConnectionOf(req.socket);
       return;
     }
     if (fault?.type === 'status') {
@@ -570,6 +601,7 @@ export class FakeApiServer {
       bookmarkIntervalMs: this.bookmarkIntervalMs,
       fault,
       resetConnection: () => this.connections.reset(req.socket),
+      destroyConnection: () => this.connections.destroyConnectionOf(req.socket),
       onClosed: (w) => this.watches.delete(w),
     });
     this.watches.add(watch);

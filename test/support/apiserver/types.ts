@@ -58,8 +58,16 @@ export interface FakeApiServerOptions {
    * old server or a proxy that drops them would (no initial-events-end bookmark ever comes).
    */
   ignoreSendInitialEvents?: boolean;
-  /** Default true (HTTPS with the committed test CA). false = plain HTTP. */
+  /** Default true (HTTPS with the committed test CA). false = plain HTTP (HTTP/1.1 only). */
   tls?: boolean;
+  /**
+   * With TLS: negotiate HTTP/2 by ALPN (falling back to HTTP/1.1 for clients without it),
+   * advertising `maxConcurrentStreams` like a real 1.34 server. Default false (HTTP/1.1 only):
+   * the fault tests that time an RST right after a write were written against the HTTP/1.1 server.
+   */
+  http2?: boolean;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS per HTTP/2 connection; default 100 (transcript apiserver-modern/09). */
+  maxConcurrentStreams?: number;
   /** Required bearer token; default 'test-token'. Missing header -> 403 (anonymous), wrong -> 401. */
   token?: string;
   /** Max events kept in the watch history (default 1000); the oldest are dropped beyond it. */

@@ -49,6 +49,8 @@ export interface WatchConfig {
   fault?: Fault;
   /** Sends an RST on the request's connection. */
   resetConnection: () => void;
+  /** Closes the request's TCP connection without an RST. */
+  destroyConnection: () => void;
   onClosed: (w: WatchStream) => void;
 }
 
@@ -64,7 +66,7 @@ export class WatchStream {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly req: IncomingMessage,
+    _req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly cfg: WatchConfig,
   ) {
@@ -165,7 +167,7 @@ export class WatchStream {
     if (this.closed) return;
     this.finish();
     this.res.destroy();
-    this.req.socket.destroy();
+    this.cfg.destroyConnection();
   }
 
   private finish(): void {

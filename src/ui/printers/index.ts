@@ -50,12 +50,11 @@ export function hasBuiltInPrinter(kind: string | undefined): boolean {
 
 /**
  * The kubectl row of `obj`. `kind` comes from the resource type (list items may lack their own);
- * `columns`, for a custom resource, its CRD's printer columns (undefined when unknown or
- * unreadable: then NAME and AGE). Never throws on malformed objects.
+ * `columns`, for a custom resource, its CRD's printer columns, which take precedence (a CRD's
+ * kind may repeat a built-in one); undefined when unknown or unreadable: then NAME and AGE. Never throws on malformed objects.
  */
 export function printObject(obj: KubeObject, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): PrintedRow {
-  const printer = kind !== undefined && Object.hasOwn(PRINTERS, kind) ? PRINTERS[kind] : undefined;
-  if (printer) return printer(obj, now);
   if (columns) return printCustomResource(obj, kind, columns, now);
-  return printGeneric(obj, kind, now);
+  const printer = kind !== undefined && Object.hasOwn(PRINTERS, kind) ? PRINTERS[kind] : undefined;
+  return printer ? printer(obj, now) : printGeneric(obj, kind, now);
 }

@@ -13,7 +13,7 @@ import {
   presentWatchGroup,
   type NodePresentation,
 } from './node-presentation';
-import { crdPrinterColumns, hasBuiltInPrinter, type PrinterColumn } from '../printers';
+import { crdPrinterColumns, type PrinterColumn } from '../printers';
 import { RefreshThrottle } from './refresh-throttle';
 import { NamespaceNode, ObjectNode, ResourceNode, type ResourceLayout, type TreeNode } from './tree-node';
 import { watchTooltip } from './watch-tooltip';
@@ -188,7 +188,7 @@ export class WatchTreeModel implements Disposable {
       }
       case 'object': {
         const kind = this.kindOf(node.entryId, node.object);
-        const columns = this.columnsOf(node.entryId, kind);
+        const columns = this.columnsOf(node.entryId);
         node.shownKey = objectStatusKey(node.object, kind, columns);
         return presentObject(node.object, node.name, kind, now, columns);
       }
@@ -217,7 +217,7 @@ export class WatchTreeModel implements Disposable {
       }
       case 'object': {
         const kind = this.kindOf(node.entryId, node.object);
-        return objectTooltip(node.object, kind, now, this.columnsOf(node.entryId, kind));
+        return objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
       }
       case 'message':
         return this.present(node).label;
@@ -231,9 +231,9 @@ export class WatchTreeModel implements Disposable {
     return obj?.kind ?? this.places.get(entryId)?.entry.type?.kind;
   }
 
-  /** A custom resource's printer columns (from its CRD, for the entry's version); undefined for built-in kinds or when unknown. */
-  columnsOf(entryId: string, kind: string | undefined): readonly PrinterColumn[] | undefined {
-    if (hasBuiltInPrinter(kind) || !this.source.customResourceDefinition) return undefined;
+  /** A custom resource's printer columns (from its CRD, for the entry's version); undefined for built-in types or when unknown. */
+  columnsOf(entryId: string): readonly PrinterColumn[] | undefined {
+    if (!this.source.customResourceDefinition) return undefined;
     const crd = this.source.customResourceDefinition(entryId);
     const version = this.places.get(entryId)?.entry.type?.version;
     return crd && version ? crdPrinterColumns(crd, version) : undefined;
@@ -277,7 +277,7 @@ export class WatchTreeModel implements Disposable {
     else if (put.moved) this.dirty.add(put.container.owner);
     else if (put.existing.shownKey !== undefined) {
       const kind = this.kindOf(entryId, obj);
-      if (put.existing.shownKey !== objectStatusKey(obj, kind, this.columnsOf(entryId, kind))) this.dirty.add(put.existing);
+      if (put.existing.shownKey !== objectStatusKey(obj, kind, this.columnsOf(entryId))) this.dirty.add(put.existing);
     }
     this.statsChanged(place);
   }

@@ -23,8 +23,9 @@ export interface DeploymentReading {
 /**
  * Where a Deployment is: stuck once its controller gave up (`Progressing=False`, reason
  * ProgressDeadlineExceeded, set when `progressDeadlineSeconds` passed without progress), failing
- * when a ReplicaSet cannot create Pods, paused, progressing while replicas are not all updated,
- * ready and available (or the controller has not seen the newest spec), else settled.
+ * when a ReplicaSet cannot create Pods, paused, progressing while a rollout is under way (replicas
+ * not all updated, the newest spec not yet observed, or the controller says so), degraded
+ * (yellow, no status word) when rolled out with replicas not ready, else settled.
  */
 export function readDeployment(obj: KubeObject): DeploymentReading {
   const spec = record(obj.spec);
@@ -39,14 +40,17 @@ export function readDeployment(obj: KubeObject): DeploymentReading {
   }
   if (failure?.status === 'True') return { status: 'ReplicaFailure', health: { icon: 'error', tone: 'error' }, notes: conditionNote(failure) };
   if (spec.paused === true) return { status: 'Paused', health: { icon: 'debug-pause', tone: 'idle' }, notes: [] };
-  const settled =
-    int(st.readyReplicas) >= desired &&
-    int(st.updatedReplicas) >= desired &&
-    int(st.availableReplicas) >= desired &&
-    int(st.observedGeneration, int(obj.metadata.generation)) >= int(obj.metadata.generation);
-  if (settled) return { status: '', health: desired === 0 ? { icon: 'circle-slash', tone: 'idle' } : { icon: 'pass', tone: 'ok' }, notes: [] };
-  return { status: 'Progressing', health: { icon: 'clock', tone: 'busy' }, notes: conditionNote(progressing) };
+  const observed = int(st.observedGeneration, int(obj.metadata.generation)) >= int(obj.metadata.generation);
+  const rolling = !observed || int(st.updatedReplicas) < desired || ROLLING_REASONS.has(str(progressing?.reason));
+  const ready = int(st.readyReplicas) >= desired && int(st.availableReplicas) >= desired;
+  if (ready && !rolling) return { status: '', health: desired === 0 ? { icon: 'circle-slash', tone: 'idle' } : { icon: 'pass', tone: 'ok' }, notes: [] };
+  if (rolling) return { status: 'Progressing', health: { icon: 'clock', tone: 'busy' }, notes: conditionNote(progressing) };
+  // Rolled out, but some replicas are not ready (a readiness probe failing): degraded, not progressing.
+  return { status: '', health: { icon: 'warning', tone: 'warning' }, notes: conditionNote(condition(st, 'Available')) };
 }
+
+/** Progressing=True reasons of a rollout under way (the controller's NewReplicaSetAvailable means done). */
+const ROLLING_REASONS = new Set(['NewReplicaSetCreated', 'FoundNewReplicaSet', 'ReplicaSetUpdated']);
 
 /** Deployments: NAME READY UP-TO-DATE AVAILABLE AGE. Description: "Stuck 1/2 ready · 1 up-to-date · 1 available · 12m". */
 export function printDeployment(obj: KubeObject, now: number): PrintedRow {

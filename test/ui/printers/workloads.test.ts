@@ -36,6 +36,9 @@ describe('printers: workloads', () => {
     assert.equal(describeRow(stuck), 'Stuck 1/2 ready · 2 up-to-date · 1 available · 10m');
     assert.deepEqual(stuck.health, { icon: 'error', tone: 'error' });
     assert.deepEqual(stuck.notes, [`Progressing=False ProgressDeadlineExceeded: ${message}`]);
+    const degraded = printObject(deployment({ readyReplicas: 4, updatedReplicas: 5, availableReplicas: 4, conditions: [{ type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable' }] }), 'Deployment', NOW);
+    assert.equal(describeRow(degraded), '4/5 ready · 5 up-to-date · 4 available · 10m', 'rolled out, a replica not ready: degraded, not progressing');
+    assert.deepEqual(degraded.health, { icon: 'warning', tone: 'warning' });
     assert.equal(describeRow(printObject(deployment({}, { replicas: 0 }), 'Deployment', NOW)), '0/0 ready · 0 up-to-date · 0 available · 10m');
     assert.equal(printObject(deployment({ readyReplicas: 5, updatedReplicas: 5, availableReplicas: 5, observedGeneration: 1 }, {}, { generation: 2 }), 'Deployment', NOW).health.tone, 'busy', 'a spec not yet observed');
     assert.ok(describeRow(printObject(deployment({}, {}, { deletionTimestamp: ago(SECOND) }), 'Deployment', NOW)).startsWith('Terminating 0/5 ready'));

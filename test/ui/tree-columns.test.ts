@@ -145,13 +145,13 @@ describe('tree columns (kubectl-grade rows through the real stack)', function ()
     const events = root(model, 'events');
     const labels = () => objects(model, events).map((n) => model.present(n).label);
     assert.deepEqual(labels(), ['BackOff', 'Pulled', 'Scheduled']);
-    assert.equal(model.present(objects(model, events)[0]).description, 'Warning ×4 · 10s ago · pod/pod-b · BackOff happened');
+    assert.match(model.present(objects(model, events)[0]).description ?? '', /^Warning ×4 · \d+s ago · pod\/pod-b · BackOff happened$/);
 
     const scheduled = server.get('events', 'shop', 'a')!;
     server.update('events', { ...scheduled, count: 2, lastTimestamp: at(0) });
     await until(() => labels()[0] === 'Scheduled', () => labels().join());
     assert.deepEqual(labels(), ['Scheduled', 'BackOff', 'Pulled']);
-    assert.match(model.present(objects(model, events)[0]).description ?? '', /^Normal ×2 · \ds ago · pod\/pod-a/);
+    assert.match(model.present(objects(model, events)[0]).description ?? '', /^Normal ×2 · \d+s ago · pod\/pod-a/);
 
     const cms = root(model, 'configmaps');
     const names = () => objects(model, cms).map((n) => n.name);

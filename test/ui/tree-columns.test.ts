@@ -94,6 +94,7 @@ describe('tree columns (kubectl-grade rows through the real stack)', function ()
     assert.deepEqual(model.present(blue).icon, { id: 'pass', color: 'testing.iconPassed' });
     const tooltip = model.tooltip(blue) ?? '';
     for (const line of ['| NAME | blue-widget |', '| READY | True |', '| SIZE | 3 |', '| COLOR | blue |']) assert.ok(tooltip.includes(line), `${line} in\n${tooltip}`);
+    assert.ok(tooltip.includes('```text\nNAME          READY   SIZE\nblue-widget   True    3\n```'), `the kubectl row in\n${tooltip}`);
 
     // The CRD changes its columns: the rows follow, without any change to the widget.
     const changes: (TreeNode[] | undefined)[] = [];

@@ -48,3 +48,21 @@ export function row(columns: [string, string][], init: Omit<PrintedRow, 'columns
   const all = [...columns, ...wide];
   return { columns: all.map(([c]) => c), cells: all.map(([, v]) => v), wideFrom: columns.length, ...init };
 }
+
+/**
+ * The row as `kubectl get` prints it (default columns, or all with `wide`): headers over
+ * cells, each column padded to its widest entry plus three spaces, as kubectl's tabwriter
+ * aligns them. Two lines, no trailing spaces.
+ */
+export function kubectlLines(printed: PrintedRow, wide = false): [string, string] {
+  const n = wide ? printed.columns.length : printed.wideFrom;
+  const headers = printed.columns.slice(0, n);
+  const cells = printed.cells.slice(0, n).map((c) => c.replace(/\s*\n\s*/g, ' '));
+  const widths = headers.map((h, i) => Math.max(h.length, cells[i].length));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i] + 3)))
+      .join('')
+      .trimEnd();
+  return [line(headers), line(cells)];
+}

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { objectAge } from '../age';
-import { describeRow, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
+import { describeRow, kubectlLines, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
 import { describeWatchState, shorten } from '../watch-state-text';
 import { escapeMarkdown, inlineCode } from './markdown';
 import { themeColors, toneColor, worseTone, type Tone } from './tone';
@@ -81,9 +81,9 @@ export function presentObject(obj: KubeObject, name: string, kind: string | unde
 }
 
 /**
- * The tooltip of an object: kind and name, the whole kubectl row (`-o wide`) as a table of
- * column and value, what the printer noted (a condition's message), then namespace, uid,
- * resourceVersion, creation.
+ * The tooltip of an object: kind and name, its `kubectl get` row as kubectl prints it (headers
+ * over values, in a code block), what the printer noted (a condition's message), then the whole
+ * `-o wide` row as a table of column and value, namespace, uid, resourceVersion, creation.
  */
 export function objectTooltip(obj: KubeObject, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): string {
   const printed = printObject(obj, kind, now, columns);
@@ -98,11 +98,20 @@ export function objectTooltip(obj: KubeObject, kind: string | undefined, now: nu
   return [
     `**${escapeMarkdown(kind ?? obj.kind ?? 'Object')}** ${inlineCode(m.name ?? '')}`,
     '',
+    ...codeBlock(kubectlLines(printed)),
+    '',
     ...(notes.length > 0 ? [...notes, ''] : []),
     '| | |',
     '|:--|:--|',
     ...rows.map(([k, v]) => `| ${k} | ${v} |`),
   ].join('\n');
+}
+
+/** Lines in a fenced code block whose fence no line can close. */
+function codeBlock(lines: readonly string[]): string[] {
+  const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}text`, ...lines, fence];
 }
 
 /** kubectl's columns as table rows: header in capitals, value escaped (`-o wide` columns included). */

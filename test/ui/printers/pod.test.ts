@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/informer';
-import { describeRow, printObject } from '../../../src/ui/printers';
+import { describeRow, kubectlLines, printObject } from '../../../src/ui/printers';
 import { readPod } from '../../../src/ui/printers/pod';
 import { DAY, MINUTE, NOW, SECOND, ago, defaultCells, transcriptObject } from './support';
 
@@ -216,6 +216,15 @@ describe('printers: Pod (kubectl READY, STATUS, RESTARTS, AGE)', () => {
     assert.equal(printObject(initFailed, 'Pod', NOW).health.tone, 'error');
     const signal = pod('sig', { containers: 1 }, { phase: 'Running', containerStatuses: [{ state: { terminated: { signal: 9 } } }] });
     assert.equal(readPod(signal).reason, 'Signal:9');
+  });
+
+  it('prints the row as kubectl does: headers over cells, aligned with three spaces (the 00 transcript\'s `kubectl get pods -o wide`)', () => {
+    const p1 = { ...transcriptObject('pod-p1-pending'), metadata: { ...transcriptObject('pod-p1-pending').metadata, name: 'nginx', creationTimestamp: ago(0) } };
+    assert.deepEqual(kubectlLines(printObject(p1, 'Pod', NOW), true), [
+      'NAME    READY   STATUS    RESTARTS   AGE   IP       NODE     NOMINATED NODE   READINESS GATES',
+      'nginx   0/1     Pending   0          0s    <none>   <none>   <none>           <none>',
+    ]);
+    assert.deepEqual(kubectlLines(printObject(p1, 'Pod', NOW)), ['NAME    READY   STATUS    RESTARTS   AGE', 'nginx   0/1     Pending   0          0s']);
   });
 
   it('survives garbage', () => {

@@ -2,6 +2,28 @@
  * kubectl-grade printing, done locally: per kind the columns `kubectl get` prints (kubectl has
  * the server print them, from pkg/printers/internalversion), custom resources from their CRD's
  * `additionalPrinterColumns`, and what a one-line tree row shows of them. VS Code-free and pure.
+ *
+ * The description's fields, in priority order (a narrow side bar cuts from the right, so the
+ * status comes first and is the last thing cut; the tooltip has the whole row):
+ *
+ * | kind | description |
+ * |---|---|
+ * | Pod | STATUS READY · restarts (last one's age) · AGE |
+ * | Deployment | [Stuck/Progressing/Paused/ReplicaFailure/Terminating] READY ready · UP-TO-DATE · AVAILABLE · AGE |
+ * | ReplicaSet | READY/DESIRED ready · CURRENT · AGE |
+ * | StatefulSet | READY ready · AGE |
+ * | DaemonSet | READY/DESIRED ready · UP-TO-DATE · AVAILABLE · AGE |
+ * | Job | STATUS COMPLETIONS · DURATION · AGE |
+ * | CronJob | [Suspended] · SCHEDULE · ACTIVE · LAST SCHEDULE · AGE |
+ * | Service | TYPE CLUSTER-IP · [EXTERNAL-IP] · PORTS · AGE |
+ * | Ingress | ADDRESS · HOSTS · CLASS · PORTS · AGE |
+ * | Node | STATUS · ROLES · VERSION · AGE |
+ * | PersistentVolumeClaim | STATUS · CAPACITY · ACCESS MODES · STORAGECLASS · AGE |
+ * | ConfigMap, Secret | [TYPE] · DATA keys · AGE |
+ * | Namespace | STATUS · AGE |
+ * | Event (labelled by REASON) | TYPE ×COUNT · LAST SEEN · OBJECT · MESSAGE |
+ * | custom resource | status-like columns (Status, Ready, Phase, ...) · other columns · dates as ages |
+ * | anything else | Ready condition or phase · AGE |
  */
 import type { KubeObject } from '../../informer';
 import { printCronJob, printJob } from './batch';
@@ -20,7 +42,7 @@ import { printDaemonSet, printDeployment, printReplicaSet, printStatefulSet } fr
 export * from './printed-row';
 export { eventLastSeen, eventCount } from './event';
 export { crdPrinterColumns, columnCell, DEFAULT_COLUMNS, toJsonPathPlus, type PrinterColumn } from './printer-columns';
-export { byteOrder, compareKubectl, compareEventsNewestFirst } from './object-order';
+export { byteOrder, compareEventsNewestFirst } from './object-order';
 
 type KindPrinter = (obj: KubeObject, now: number) => PrintedRow;
 
@@ -42,11 +64,6 @@ const PRINTERS: Record<string, KindPrinter> = {
   Event: printEvent,
   Namespace: printNamespace,
 };
-
-/** True when `kind` has a printer of its own here. */
-export function hasBuiltInPrinter(kind: string | undefined): boolean {
-  return kind !== undefined && Object.hasOwn(PRINTERS, kind);
-}
 
 /**
  * The kubectl row of `obj`. `kind` comes from the resource type (list items may lack their own);

@@ -65,6 +65,35 @@ const PRINTERS: Record<string, KindPrinter> = {
   Namespace: printNamespace,
 };
 
+/** The API groups that serve each built-in kind ('' is the core group). */
+const BUILT_IN_GROUPS: Record<string, readonly string[]> = {
+  Pod: [''],
+  Service: [''],
+  Node: [''],
+  PersistentVolumeClaim: [''],
+  ConfigMap: [''],
+  Secret: [''],
+  Namespace: [''],
+  Event: ['', 'events.k8s.io'],
+  Deployment: ['apps', 'extensions'],
+  ReplicaSet: ['apps', 'extensions'],
+  StatefulSet: ['apps'],
+  DaemonSet: ['apps', 'extensions'],
+  Job: ['batch'],
+  CronJob: ['batch'],
+  Ingress: ['networking.k8s.io', 'extensions'],
+};
+
+/**
+ * The kind to print objects of a resource type with: `kind` for Kubernetes' own types, and
+ * `<kind>.<group>` for another group's kind of the same name (a Knative Service is no core
+ * Service), which prints generically unless its CRD's columns are known.
+ */
+export function printerKind(type: { kind: string; group: string }): string {
+  const groups = Object.hasOwn(BUILT_IN_GROUPS, type.kind) ? BUILT_IN_GROUPS[type.kind] : undefined;
+  return !groups || groups.includes(type.group) ? type.kind : `${type.kind}.${type.group}`;
+}
+
 /**
  * The kubectl row of `obj`. `kind` comes from the resource type (list items may lack their own);
  * `columns`, for a custom resource, its CRD's printer columns, which take precedence (a CRD's

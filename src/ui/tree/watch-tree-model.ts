@@ -13,7 +13,7 @@ import {
   presentWatchGroup,
   type NodePresentation,
 } from './node-presentation';
-import { crdPrinterColumns, type PrinterColumn } from '../printers';
+import { crdPrinterColumns, printerKind, type PrinterColumn } from '../printers';
 import { RefreshThrottle } from './refresh-throttle';
 import { NamespaceNode, ObjectNode, ResourceNode, type ResourceLayout, type TreeNode } from './tree-node';
 import { watchTooltip } from './watch-tooltip';
@@ -187,7 +187,7 @@ export class WatchTreeModel implements Disposable {
         return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch') : presentNamespaceGroup(node.namespace, node.container.size);
       }
       case 'object': {
-        const kind = this.kindOf(node.entryId, node.object);
+        const kind = this.printKindOf(node.entryId, node.object);
         const columns = this.columnsOf(node.entryId);
         node.shownKey = objectStatusKey(node.object, kind, columns);
         return presentObject(node.object, node.name, kind, now, columns);
@@ -216,7 +216,7 @@ export class WatchTreeModel implements Disposable {
         return entry && watchTooltip(entry, now);
       }
       case 'object': {
-        const kind = this.kindOf(node.entryId, node.object);
+        const kind = this.printKindOf(node.entryId, node.object);
         return objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
       }
       case 'message':
@@ -229,6 +229,12 @@ export class WatchTreeModel implements Disposable {
   /** The kind of the objects of an entry (from its resolved type; list items may lack `kind`). */
   kindOf(entryId: string, obj?: KubeObject): string | undefined {
     return obj?.kind ?? this.places.get(entryId)?.entry.type?.kind;
+  }
+
+  /** The kind to print an entry's objects with (see `printerKind`: a custom `Service` is no core Service). */
+  private printKindOf(entryId: string, obj: KubeObject): string | undefined {
+    const type = this.places.get(entryId)?.entry.type;
+    return type ? printerKind(type) : this.kindOf(entryId, obj);
   }
 
   /** A custom resource's printer columns (from its CRD, for the entry's version); undefined for built-in types or when unknown. */
@@ -276,7 +282,7 @@ export class WatchTreeModel implements Disposable {
     if (!put.existing) this.dirty.add(put.container.owner);
     else if (put.moved) this.dirty.add(put.container.owner);
     else if (put.existing.shownKey !== undefined) {
-      const kind = this.kindOf(entryId, obj);
+      const kind = this.printKindOf(entryId, obj);
       if (put.existing.shownKey !== objectStatusKey(obj, kind, this.columnsOf(entryId))) this.dirty.add(put.existing);
     }
     this.statsChanged(place);

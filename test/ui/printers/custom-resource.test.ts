@@ -1,7 +1,7 @@
 /** Custom resources: a CRD's additionalPrinterColumns, evaluated locally with kubectl's JSONPath dialect. */
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/informer';
-import { columnCell, crdPrinterColumns, describeRow, printObject, toJsonPathPlus, type PrinterColumn } from '../../../src/ui/printers';
+import { columnCell, crdPrinterColumns, describeRow, printObject, printerKind, toJsonPathPlus, type PrinterColumn } from '../../../src/ui/printers';
 import { DAY, MINUTE, NOW, ago } from './support';
 
 const CRD: KubeObject = {
@@ -61,6 +61,17 @@ describe('printers: custom resources', () => {
     assert.deepEqual(ready.health, { icon: 'pass', tone: 'ok' });
     const notReady = printObject(widget({ conditions: [{ type: 'Ready', status: 'False', reason: 'Reconciling' }] }), 'Widget', NOW, columns);
     assert.equal(notReady.health.tone, 'error');
+  });
+
+  it("another group's kind of a built-in name is not printed as the built-in (a Knative Service is no core Service)", () => {
+    assert.equal(printerKind({ kind: 'Service', group: '' }), 'Service');
+    assert.equal(printerKind({ kind: 'Deployment', group: 'apps' }), 'Deployment');
+    assert.equal(printerKind({ kind: 'Event', group: 'events.k8s.io' }), 'Event');
+    const knative = printerKind({ kind: 'Service', group: 'serving.knative.dev' });
+    assert.equal(knative, 'Service.serving.knative.dev');
+    const ksvc: KubeObject = { metadata: { name: 'hello', creationTimestamp: ago(DAY) }, spec: {}, status: { conditions: [{ type: 'Ready', status: 'True' }] } };
+    const row = printObject(ksvc, knative, NOW);
+    assert.deepEqual([row.columns, describeRow(row)], [['NAME', 'AGE'], 'Ready · 24h']);
   });
 
   it('without columns (the CRD cannot be read): NAME and AGE, the status read from the object', () => {

@@ -111,6 +111,19 @@ describe('tree columns (kubectl-grade rows through the real stack)', function ()
     await until(() => crdWatches() === 0, () => `${crdWatches()} CRD watches open`);
   });
 
+  it('stops its CRD watch when the manager stops, before the transport goes', async () => {
+    const { server, manager } = await setup({}, (s) => {
+      s.create('customresourcedefinitions.apiextensions.k8s.io', widgetCrd(SIZE_AND_READY));
+    });
+    const crdWatches = () => server.openWatches('customresourcedefinitions.apiextensions.k8s.io');
+    await until(() => crdWatches() === 1, () => `${crdWatches()} CRD watches open`);
+    await manager.stop();
+    const requests = server.requests.length;
+    await until(() => crdWatches() === 0, () => `${crdWatches()} CRD watches open after stop`);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(server.requests.length, requests, 'no request after stop');
+  });
+
   it('where CRDs may not be read (403): NAME and AGE, the status read from the object', async () => {
     const { server, manager, model } = await setup({}, (s) => {
       s.injectFault({ type: 'status', code: 403, reason: 'Forbidden', message: 'customresourcedefinitions.apiextensions.k8s.io is forbidden' }, { verb: 'list', resource: 'customresourcedefinitions.apiextensions.k8s.io', times: Infinity });

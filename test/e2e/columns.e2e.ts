@@ -103,6 +103,23 @@ describe('Kube Watch columns in the browser (V11, V12, V15)', function () {
   const rowUnder = (parent: string[], label: string, accept: (r: TreeRow) => boolean, what: string) =>
     poll(what, async () => (await ui.tree.children(parent)).find((r) => r.label === label), (r) => r !== undefined && accept(r), { timeoutMs: 60_000 });
 
+  /** Hovers a row and returns the text of the hover VS Code shows for it, once it matches `expect`. */
+  const hoverText = async (row: TreeRow, expect: RegExp): Promise<string> => {
+    const element = ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"] .monaco-icon-label`);
+    const hover = bench.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: expect });
+    return poll(
+      `the tooltip of ${row.label} to match ${expect}`,
+      async () => {
+        await bench.page.mouse.move(900, 600);
+        await element.hover();
+        await hover.first().waitFor({ state: 'visible', timeout: 5_000 });
+        return (await hover.first().innerText()).replace(/\u00a0/g, ' ');
+      },
+      (text) => expect.test(text),
+      { timeoutMs: 60_000 },
+    );
+  };
+
   before(async function () {
     this.timeout(600_000);
     fs.mkdirSync(RESULTS, { recursive: true });
@@ -240,6 +257,12 @@ describe('Kube Watch columns in the browser (V11, V12, V15)', function () {
     assert.match(ledger.description, /^Stuck 1\/2 ready · 2 up-to-date · 1 available · \d+[smhd]/);
     assert.equal(ledger.icon, 'error');
     assert.doesNotMatch(ledger.description, /Progressing|in progress/);
+    // Its tooltip says why, under the kubectl row.
+    const tip = await hoverText(ledger, /ProgressDeadlineExceeded/);
+    assert.match(tip, /NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+ledger\s+1\/2\s+2\s+1\s+\d+[smhd]/);
+    assert.match(tip, /Progressing=False ProgressDeadlineExceeded: ReplicaSet "ledger-6d5f7c8b9" has timed out progressing\./);
+    await shoot('V12-stuck-tooltip');
+    await bench.page.mouse.move(900, 600);
 
     // A rollout under way is "Progressing" (a clock); once its deadline passes, "Stuck" (an error).
     cluster.createDeployment('payments', 'checkout', 2, 1);

@@ -82,8 +82,8 @@ export function presentObject(obj: KubeObject, name: string, kind: string | unde
 
 /**
  * The tooltip of an object: kind and name, its `kubectl get` row as kubectl prints it (headers
- * over values, in a code block), what the printer noted (a condition's message), then the whole
- * `-o wide` row as a table of column and value, namespace, uid, resourceVersion, creation.
+ * over values, in a code block), what the printer noted (a condition's message), then the
+ * columns `-o wide` adds as a table of column and value, namespace, uid, resourceVersion, creation.
  */
 export function objectTooltip(obj: KubeObject, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): string {
   const printed = printObject(obj, kind, now, columns);
@@ -114,9 +114,9 @@ function codeBlock(lines: readonly string[]): string[] {
   return [`${fence}text`, ...lines, fence];
 }
 
-/** kubectl's columns as table rows: header in capitals, value escaped (`-o wide` columns included). */
+/** kubectl's `-o wide` columns (the others are in the code block above) as table rows, values escaped. */
 function kubectlRows(printed: PrintedRow): [string, string][] {
-  return printed.columns.map((c, i) => [c, escapeMarkdown(printed.cells[i] ?? '') || ' '] as [string, string]);
+  return printed.columns.slice(printed.wideFrom).map((c, i) => [c, escapeMarkdown(printed.cells[printed.wideFrom + i] ?? '') || ' '] as [string, string]);
 }
 
 /** "N more…", which loads the next page when clicked. */

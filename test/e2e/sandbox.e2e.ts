@@ -123,7 +123,8 @@ describe('npm start: the sandbox in the browser (code-server, Chromium)', functi
     await ui.tree.expand(['widgets.example.com']);
     await poll('the widgets namespaces', () => labelsOf(['widgets.example.com']), (labels) => labels.join() === 'payments,shop');
     await ui.tree.expand(['widgets.example.com', 'shop']);
-    await ui.tree.waitForRow(['widgets.example.com', 'shop', 'blue-widget']);
+    // Printed with its CRD's printer columns (Phase, Size; Color is -o wide only).
+    await ui.tree.waitForRow(['widgets.example.com', 'shop', 'blue-widget'], (r) => /^(Ready|Reconciling) · size \d · \d+[smhd]/.test(r.description));
     await ui.tree.collapse(['widgets.example.com']);
   });
 

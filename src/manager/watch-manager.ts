@@ -14,9 +14,11 @@ import {
   type Disposable,
   type InformerOptions,
   type InformerState,
+  type KubeObject,
   type TimedLifecycleEvent,
 } from '../informer';
 import type { ContextSession } from './context-session';
+import { DefinitionWatch, definitionName, mayBeCustomResource } from './definition-watch';
 import { KubeconfigFileWatcher } from './kubeconfig-file-watcher';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
 import { kubeConfigTransportFactoryWith, type TransportFactory } from './transport-factory';
@@ -79,6 +81,9 @@ export class WatchManager implements Disposable {
   private readonly entryChanges = new Emitter<EntriesChange>();
   private readonly lifecycle = new Emitter<{ entryId: string; event: TimedLifecycleEvent }>();
   private readonly removals = new Emitter<ObjectsRemoved>();
+  /** CRD informers, one per session that watches a type that may be custom. */
+  private readonly definitions = new Map<ContextSession, DefinitionWatch>();
+  private readonly definitionChanges = new Emitter<string[]>();
   private signatures = new Map<string, string>();
   private queue: Promise<void> = Promise.resolve();
   private serial = 0;
@@ -123,7 +128,23 @@ export class WatchManager implements Disposable {
     return { dispose: () => (this.handlers = this.handlers.filter((h) => h !== handler)) };
   }
 
+  /** Fires with the ids of the entries whose type's CustomResourceDefinition came, changed or went. */
+  onDidChangeDefinitions(listener: (entryIds: string[]) => void): Disposable {
+    return this.definitionChanges.on(listener);
+  }
+
   // ---- queries ----
+
+  /**
+   * The CustomResourceDefinition that serves an entry's type, as last seen; undefined for
+   * Kubernetes' own types, before it is listed, or when the user may not read CRDs (403).
+   */
+  customResourceDefinition(id: string): KubeObject | undefined {
+    const rec = this.findRecord(id);
+    const type = rec?.slot.type;
+    if (!rec || !type || !mayBeCustomResource(type)) return undefined;
+    return this.definitions.get(rec.slot.session)?.get(definitionName(type));
+  }
 
   entries(): WatchEntry[] {
     const out: WatchEntry[] = [];
@@ -154,6 +175,7 @@ export class WatchManager implements Disposable {
       this.unwatchFiles();
       this.watchingFiles = false;
       await Promise.all([...this.slots.values()].map((slot) => this.removeSlot(slot, 'stopped')));
+      await this.stopDefinitions(() => true);
       for (const session of this.sessions.values()) session.transport?.dispose();
       this.sessions.clear();
       this.publish();
@@ -270,6 +292,7 @@ export class WatchManager implements Disposable {
     await Promise.all(retiring);
     for (const [spec, session] of [...this.sessions]) {
       if (specs.includes(spec)) continue;
+      await this.stopDefinitions((s) => s === session);
       session.transport?.dispose();
       this.sessions.delete(spec);
     }
@@ -288,6 +311,7 @@ export class WatchManager implements Disposable {
       }
     }
     await Promise.all([...this.slots.values()].map((slot) => this.reconcileSlot(slot)));
+    await this.stopDefinitions((session) => !this.needsDefinitions(session));
     this.armFileWatcher();
     this.publish();
   }
@@ -370,6 +394,7 @@ export class WatchManager implements Disposable {
       slot.resolving = undefined;
     }
     await Promise.all(slots.flatMap((slot) => [...slot.entries.values()].map((rec) => this.discardInformer(rec, reason))));
+    await this.stopDefinitions((s) => s === session);
     session.transport?.dispose();
   }
 
@@ -381,7 +406,53 @@ export class WatchManager implements Disposable {
       if (!slot.type) this.startResolution(slot);
       for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
     }
+    const definitions = this.definitions.get(session);
+    if (definitions) restarts.push(definitions.restart(reason));
     await Promise.all(restarts);
+  }
+
+  // ---- custom resource definitions ----
+
+  /** True while some slot of `session` has resolved a type that may be a custom resource. */
+  private needsDefinitions(session: ContextSession): boolean {
+    for (const slot of this.slots.values()) if (slot.session === session && slot.type && mayBeCustomResource(slot.type)) return true;
+    return false;
+  }
+
+  /** Starts watching `session`'s CRDs, once, when one of its slots resolved to a type that may be custom. */
+  private ensureDefinitions(session: ContextSession): void {
+    const transport = session.transport;
+    if (!transport || !this.running || this.definitions.has(session) || !this.needsDefinitions(session)) return;
+    const watch = new DefinitionWatch({
+      transport,
+      clock: this.clock,
+      name: labelOf(session.contextName || session.spec, 'customresourcedefinitions.apiextensions.k8s.io', ''),
+      requestTimeoutMs: this.options.informerOptions?.requestTimeoutMs,
+      backoff: this.options.informerOptions?.backoff,
+      onChange: (name) => this.definitionChanged(session, name),
+    });
+    this.definitions.set(session, watch);
+    watch.start();
+  }
+
+  /** Stops (and forgets) the CRD informers of the sessions `which` picks. */
+  private async stopDefinitions(which: (session: ContextSession) => boolean): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const [session, watch] of [...this.definitions]) {
+      if (!which(session)) continue;
+      this.definitions.delete(session);
+      stopping.push(watch.stop());
+    }
+    await Promise.all(stopping);
+  }
+
+  private definitionChanged(session: ContextSession, name: string): void {
+    const ids: string[] = [];
+    for (const slot of this.slots.values()) {
+      if (slot.session !== session || !slot.type || definitionName(slot.type) !== name) continue;
+      ids.push(...slot.entries.keys());
+    }
+    if (ids.length > 0) this.definitionChanges.fire(ids);
   }
 
   /** Stops a slot's resolution and entries and forgets it. */
@@ -522,6 +593,7 @@ export class WatchManager implements Disposable {
           slot.wait = undefined;
           slot.type = type;
           await this.reconcileSlot(slot);
+          this.ensureDefinitions(slot.session);
           this.publish();
         }),
       () => undefined, // only an abort ends the loop without a type: a newer resolution or a stop owns the slot

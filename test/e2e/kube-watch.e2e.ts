@@ -137,7 +137,7 @@ describe('Kube Watch in the browser (packaged .vsix in code-server, Chromium)', 
     await ui.tree.expand(['deployments.apps']);
     await ui.tree.expand(['deployments.apps', 'shop']);
     const web = await ui.tree.waitForRow(['deployments.apps', 'shop', 'web']);
-    assert.match(web.description, /^2\/2 available/);
+    assert.match(web.description, /^2\/2 ready · 2 up-to-date · 2 available/);
 
     const status = await ui.statusBar.readKubeWatch();
     assert.equal(status.ariaLabel, 'Kube Watch: 5 of 5 watches live');
@@ -166,7 +166,7 @@ describe('Kube Watch in the browser (packaged .vsix in code-server, Chromium)', 
     assert.equal(running.icon, 'pass');
     cluster.scaleDeployment('shop', 'api', 3, 1);
     await ui.tree.expand(['deployments.apps', 'shop']);
-    const api = await ui.tree.waitForRow(['deployments.apps', 'shop', 'api'], (r) => r.description.startsWith('1/3 available'));
+    const api = await ui.tree.waitForRow(['deployments.apps', 'shop', 'api'], (r) => r.description.startsWith('Progressing 1/3 ready'));
     assert.equal(api.icon, 'clock');
 
     await shoot('02-live-updated');
@@ -176,7 +176,7 @@ describe('Kube Watch in the browser (packaged .vsix in code-server, Chromium)', 
     await ui.tree.waitForNoRow(['pods', 'checkout', name]);
     await ui.tree.waitForNoRow(['pods', 'checkout']);
     const scaled = cluster.scaleDeployment('shop', 'api', 1, 1);
-    await ui.tree.waitForRow(['deployments.apps', 'shop', 'api'], (r) => r.description.startsWith('1/1 available'));
+    await ui.tree.waitForRow(['deployments.apps', 'shop', 'api'], (r) => r.description.startsWith('1/1 ready'));
 
     // The resource nodes follow the resourceVersion of the last event they saw (refreshed at most
     // once a second for a new resourceVersion alone).

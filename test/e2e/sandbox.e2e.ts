@@ -116,15 +116,16 @@ describe('npm start: the sandbox in the browser (code-server, Chromium)', functi
 
     // Deployments, ReplicaSets and the custom resource type.
     await ui.tree.expand(['deployments.apps', 'payments']);
-    assert.match((await ui.tree.waitForRow(['deployments.apps', 'payments', 'ledger'])).description, /^1\/2 available/);
+    assert.match((await ui.tree.waitForRow(['deployments.apps', 'payments', 'ledger'])).description, /^Stuck 1\/2 ready/);
     await ui.tree.collapse(['deployments.apps']);
     await ui.tree.expand(['replicasets.apps', 'kube-system']);
-    assert.match((await ui.tree.waitForRow(['replicasets.apps', 'kube-system', 'coredns-5d78c9869d'])).description, /^2\/2 available/);
+    assert.match((await ui.tree.waitForRow(['replicasets.apps', 'kube-system', 'coredns-5d78c9869d'])).description, /^2\/2 ready · 2 current/);
     await ui.tree.collapse(['replicasets.apps']);
     await ui.tree.expand(['widgets.example.com']);
     await poll('the widgets namespaces', () => labelsOf(['widgets.example.com']), (labels) => labels.join() === 'payments,shop');
     await ui.tree.expand(['widgets.example.com', 'shop']);
-    await ui.tree.waitForRow(['widgets.example.com', 'shop', 'blue-widget']);
+    // Printed with its CRD's printer columns (Phase, Size; Color is -o wide only).
+    await ui.tree.waitForRow(['widgets.example.com', 'shop', 'blue-widget'], (r) => /^(Ready|Reconciling) · size \d · \d+[smhd]/.test(r.description));
     await ui.tree.collapse(['widgets.example.com']);
   });
 

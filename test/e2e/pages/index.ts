@@ -16,7 +16,7 @@ export type { DialogView } from './dialog';
 /** Names the extension contributes (package.json). */
 export const KUBE_WATCH = {
   container: 'Kube Watch',
-  view: 'Watched Resources',
+  view: 'Resources',
   channel: 'Kube Watch',
   commands: {
     restartAll: 'Kube Watch: Restart All Watches',

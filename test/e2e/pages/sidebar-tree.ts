@@ -26,7 +26,7 @@ export interface TreeRow {
 export class SidebarTree {
   constructor(
     private readonly page: Page,
-    /** The view's name, as its tree's aria-label ("Watched Resources"). */
+    /** The view's name, as its tree's aria-label ("Resources"). */
     readonly viewName: string,
   ) {}
 

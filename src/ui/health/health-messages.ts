@@ -67,8 +67,8 @@ export interface HealthSnapshot {
   watches: WatchHealthView[];
 }
 
-/** Extension host to webview. */
-export type HostMessage = HealthSnapshot;
+/** Extension host to webview: snapshots, and "bring this watch into view". */
+export type HostMessage = HealthSnapshot | { type: 'focus'; id: string };
 
 /** Webview to extension host. */
-export type WebviewMessage = { type: 'ready' } | { type: 'copy-markdown' } | { type: 'set-window'; minutes: number };
+export type WebviewMessage = { type: 'ready' } | { type: 'copy-markdown' };

@@ -4,3 +4,4 @@ export * from './health-markdown';
 export * from './health-messages';
 export * from './health-state-style';
 export * from './health-view-model';
+export * from './marker-line';

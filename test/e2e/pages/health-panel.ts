@@ -1,0 +1,93 @@
+/**
+ * The Watch Health webview panel. A webview's page lives two iframes deep (the workbench's
+ * `iframe.webview`, then its `#active-frame`); everything is read from that page's DOM, which
+ * carries the band's data: `body[data-now]` (the panel's clock at the last snapshot), and per
+ * watch a `section.watch[data-watch-id]` with `.span[data-state][data-from][data-to]` and
+ * `.marker[data-kind][data-at]`.
+ */
+import type { FrameLocator, Page } from 'playwright-core';
+import { poll, type PollOptions } from '../support/poll';
+
+export interface BandSpan {
+  state: string;
+  from: number;
+  to: number;
+  open: boolean;
+  title: string;
+}
+
+export interface WatchBand {
+  id: string;
+  label: string;
+  state: string;
+  stateText: string;
+  facts: string;
+  spans: BandSpan[];
+  markers: { kind: string; at: number; title: string }[];
+  /** uPlot drew its canvas. */
+  chart: boolean;
+}
+
+export interface HealthView {
+  /** The panel's clock at its last snapshot (epoch ms), 0 before the first. */
+  now: number;
+  serial: number;
+  watches: WatchBand[];
+}
+
+export class HealthPanel {
+  constructor(private readonly page: Page) {}
+
+  /** The editor tab of the panel. */
+  get tab() {
+    return this.page.locator('.tabs-container .tab').filter({ hasText: 'Watch Health' });
+  }
+
+  private get frame(): FrameLocator {
+    return this.page.locator('iframe.webview.ready').contentFrame().locator('iframe#active-frame').contentFrame();
+  }
+
+  async isOpen(): Promise<boolean> {
+    return (await this.tab.count()) > 0;
+  }
+
+  async read(): Promise<HealthView> {
+    return this.frame.locator('body').evaluate((body) => {
+      const num = (el: { getAttribute(name: string): string | null }, name: string) => Number(el.getAttribute(name) ?? 0);
+      const attr = (el: { getAttribute(name: string): string | null }, name: string) => el.getAttribute(name) ?? '';
+      return {
+        now: num(body, 'data-now'),
+        serial: num(body, 'data-serial'),
+        watches: [...body.querySelectorAll('section.watch')].map((w) => ({
+          id: attr(w, 'data-watch-id'),
+          label: w.querySelector('h2')?.textContent ?? '',
+          state: attr(w, 'data-state'),
+          stateText: w.querySelector('.state')?.textContent ?? '',
+          facts: w.querySelector('.facts')?.textContent ?? '',
+          spans: [...w.querySelectorAll('.band .span')].map((s) => ({
+            state: attr(s, 'data-state'),
+            from: num(s, 'data-from'),
+            to: num(s, 'data-to'),
+            open: attr(s, 'data-open') === 'true',
+            title: attr(s, 'title'),
+          })),
+          markers: [...w.querySelectorAll('.band .marker')].map((m) => ({ kind: attr(m, 'data-kind'), at: num(m, 'data-at'), title: attr(m, 'title') })),
+          chart: w.querySelector('.rate canvas') !== null,
+        })),
+      };
+    });
+  }
+
+  /** Waits until the panel's page has drawn a snapshot and `accept` holds. */
+  async waitFor(what: string, accept: (view: HealthView) => boolean, opts?: PollOptions): Promise<HealthView> {
+    return poll(`the Watch Health panel to show ${what}`, () => this.read().catch(() => ({ now: 0, serial: 0, watches: [] })), (v) => v.serial > 0 && accept(v), opts);
+  }
+
+  /** Closes the panel's editor tab. */
+  async close(): Promise<void> {
+    if (!(await this.isOpen())) return;
+    await this.tab.hover();
+    await this.tab.locator('.action-label.codicon-close, .codicon-close').first().click();
+    await this.tab.waitFor({ state: 'detached', timeout: 15_000 });
+  }
+}

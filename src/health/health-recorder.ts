@@ -30,7 +30,7 @@ const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /**
  * Records the health of every watch the manager has, from the moment it is created: state spans
  * (from entry states and `state` lifecycle events), markers (expiries, relists, bookmarks,
- * restarts) and the event rate (every handler add, update, delete), over a window (default one
+ * restarts; a relist is its `list-started` event) and the event rate (every handler add, update, delete), over a window (default one
  * hour), within a memory cap. VS Code-free; no timer: old data is dropped as new data comes in.
  *
  * Invariants:
@@ -218,8 +218,10 @@ function markerKind(event: TimedLifecycleEvent): MarkerKind | undefined {
   switch (event.type) {
     case 'expired':
       return 'expired';
-    case 'relist':
-      return 'relist';
+    case 'list-started':
+      // Every relist starts with one (after an expiry, a restart, repeated errors); the `relist`
+      // event only precedes some of them, so it is not drawn, lest a relist show twice.
+      return event.relist ? 'relist' : undefined;
     case 'bookmark':
       return 'bookmark';
     case 'restart':

@@ -90,6 +90,9 @@ describe('health recorder', () => {
     const restart = recorder.track(id)!.markers.find((x) => x.kind === 'restart')!;
     assert.equal(restart.line, `[${m.entries()[0].label}] restart requested by a test`);
     assert.equal(restart.at, clock.now());
+    const relist = recorder.track(id)!.markers.find((x) => x.kind === 'relist')!;
+    assert.match(relist.line, /relist started \(last resourceVersion \d+\)$/);
+    assert.equal(recorder.track(id)!.markers.filter((x) => x.kind === 'relist').length, 1, 'one marker per relist');
 
     await m.update({ ...m.configuration, resources: [] });
     const track = recorder.track(id)!;
@@ -117,7 +120,9 @@ describe('health recorder', () => {
     const track = capped.track(id2)!;
     assert.ok(capped.bytes <= fixed + 4000, `${capped.bytes} bytes, cap ${fixed + 4000}`);
     assert.ok(track.markers.length > 0 && track.markers.length < 40, `${track.markers.length} markers kept`);
-    assert.match(track.markers[track.markers.length - 1].line, /test number 39$/, 'the newest are kept');
+    const restarts = track.markers.filter((x) => x.kind === 'restart');
+    assert.match(restarts[restarts.length - 1].line, /test number 39$/, 'the newest are kept');
+    assert.equal(track.markers[track.markers.length - 1].kind, 'relist', 'each restart relists');
     assert.equal(track.spans[track.spans.length - 1].state, 'watching');
     assert.ok(track.spans[0].from > track.markers[0].at - 2000, 'spans and markers were shed oldest first, together');
     assert.ok(id);

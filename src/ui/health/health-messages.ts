@@ -61,6 +61,11 @@ export interface HealthSnapshot {
   /** The panel's clock: the time the snapshot was taken, epoch ms. */
   now: number;
   windowMs: number;
+  /**
+   * Where the time axis starts: `now - windowMs`, or the start of the recording when that is
+   * later (but at least two minutes before `now`), so a young recording fills the width.
+   */
+  from: number;
   /** Snapshots sent so far, 1 for the first. */
   serial: number;
   states: StateStyle[];

@@ -7,6 +7,9 @@ import { describeWatchState } from '../watch-state-text';
 import type { HealthSnapshot, RateView, SpanView, WatchHealthView } from './health-messages';
 import { stateLabel, stateStyles } from './health-state-style';
 
+/** The shortest time axis the panel draws. */
+const MIN_AXIS_MS = 2 * 60_000;
+
 /** Where a resourceVersion came from, in words. */
 const SOURCES: Record<string, string> = { list: 'a list', event: 'a watch event', bookmark: 'a bookmark' };
 
@@ -61,7 +64,9 @@ export class HealthViewModel {
       })
       .sort((a, b) => Number(a.removed) - Number(b.removed) || a.label.localeCompare(b.label));
     for (const id of this.cache.keys()) if (!tracks.some((t) => t.id === id)) this.cache.delete(id);
-    return { type: 'snapshot', now, windowMs, serial: ++this.serial, states: stateStyles(), watches };
+    const recorded = Math.min(now, ...watches.map((w) => w.spans[0]?.from ?? now));
+    const from = Math.max(now - windowMs, Math.min(recorded, now - MIN_AXIS_MS));
+    return { type: 'snapshot', now, windowMs, from, serial: ++this.serial, states: stateStyles(), watches };
   }
 }
 

@@ -1,5 +1,10 @@
 import type { MarkerView, SpanView, StateStyle } from '../../ui/health/health-messages';
 
+/** Marker width in CSS pixels: a marker closer than this to another goes to another lane. */
+const MARKER_PX = 13;
+/** Lane tops: on the band, then above it. */
+const LANE_TOPS = [3, -12, -27];
+
 /** Marker glyphs, one letter each, readable without colour. */
 const GLYPH: Record<MarkerView['kind'], string> = { expired: 'E', relist: 'R', bookmark: 'B', restart: 'S' };
 
@@ -9,7 +14,7 @@ const GLYPH: Record<MarkerView['kind'], string> = { expired: 'E', relist: 'R', b
  * `data-at`, the log line as hover text). DOM only, through the CSSOM (the CSP forbids inline
  * style attributes).
  */
-export function drawBand(band: HTMLElement, spans: readonly SpanView[], markers: readonly MarkerView[], styles: readonly StateStyle[], from: number, to: number): void {
+export function drawBand(band: HTMLElement, spans: readonly SpanView[], markers: readonly MarkerView[], styles: readonly StateStyle[], from: number, to: number, widthPx: number): void {
   const width = Math.max(1, to - from);
   const pct = (t: number) => `${(((Math.min(Math.max(t, from), to) - from) / width) * 100).toFixed(3)}%`;
   const colorOf = new Map(styles.map((s) => [s.state, s.color]));
@@ -27,7 +32,13 @@ export function drawBand(band: HTMLElement, spans: readonly SpanView[], markers:
     el.style.background = colorOf.get(s.state) ?? 'var(--vscode-disabledForeground)';
     fragment.append(el);
   }
+  // Markers closer than a glyph to the one before go to the next lane, so none hides another.
+  const lanes: number[] = [];
   for (const m of markers) {
+    const x = ((Math.min(Math.max(m.at, from), to) - from) / width) * widthPx;
+    let lane = lanes.findIndex((lastX) => x - lastX >= MARKER_PX);
+    if (lane < 0) lane = lanes.length < LANE_TOPS.length ? lanes.length : LANE_TOPS.length - 1;
+    lanes[lane] = x;
     const el = document.createElement('div');
     el.className = `marker marker-${m.kind}`;
     el.dataset.kind = m.kind;
@@ -35,6 +46,7 @@ export function drawBand(band: HTMLElement, spans: readonly SpanView[], markers:
     el.title = `${time(m.at)} ${m.line}`;
     el.textContent = GLYPH[m.kind];
     el.style.left = pct(m.at);
+    el.style.top = `${LANE_TOPS[lane]}px`;
     el.setAttribute('aria-label', el.title);
     fragment.append(el);
   }

@@ -43,7 +43,7 @@ function render(snapshot: HealthSnapshot): void {
   document.body.dataset.now = String(snapshot.now);
   document.body.dataset.serial = String(snapshot.serial);
   document.body.dataset.window = String(snapshot.windowMs);
-  const from = snapshot.now - snapshot.windowMs;
+  const from = snapshot.from;
   if (legend.childElementCount === 0) drawLegend(snapshot);
   const minutes = Math.round(snapshot.windowMs / 60_000);
   summary.textContent = `${snapshot.watches.length} watch${snapshot.watches.length === 1 ? '' : 'es'} over the last ${minutes >= 60 && minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`}`;
@@ -100,8 +100,12 @@ function fill(row: Row, w: WatchHealthView, snapshot: HealthSnapshot, from: numb
   const rv = w.resourceVersion ? `resourceVersion ${w.resourceVersion.text}` : 'no resourceVersion yet';
   row.facts.textContent = `${rv} · ${w.connection} · ${w.totals.adds} adds, ${w.totals.updates} updates, ${w.totals.deletes} deletes`;
   row.band.setAttribute('aria-label', `${w.label}: ${w.spans.map((s) => s.title).join(', then ')}`);
-  drawBand(row.band, w.spans, w.markers, snapshot.states, from, snapshot.now);
   row.chart.update(w.rate, from, snapshot.now);
+  // The band spans the chart's plotting area, so a span and the rate under it line up.
+  const area = row.chart.plotArea();
+  row.band.style.marginLeft = `${area.left}px`;
+  row.band.style.width = `${area.width}px`;
+  drawBand(row.band, w.spans, w.markers, snapshot.states, from, snapshot.now, area.width);
 }
 
 function drawLegend(snapshot: HealthSnapshot): void {

@@ -49,6 +49,12 @@ export class RateChart {
     });
   }
 
+  /** Where the plotting area is inside the chart, in CSS pixels. */
+  plotArea(): { left: number; width: number } {
+    const over = this.plot.over;
+    return { left: over.offsetLeft, width: over.clientWidth };
+  }
+
   resize(width: number): void {
     this.plot.setSize({ width, height: 70 });
   }

@@ -5,7 +5,7 @@
  * watch a `section.watch[data-watch-id]` with `.span[data-state][data-from][data-to]` and
  * `.marker[data-kind][data-at]`.
  */
-import type { FrameLocator, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { poll, type PollOptions } from '../support/poll';
 
 export interface BandSpan {
@@ -43,8 +43,18 @@ export class HealthPanel {
     return this.page.locator('.tabs-container .tab').filter({ hasText: 'Watch Health' });
   }
 
-  private get frame(): FrameLocator {
-    return this.page.locator('iframe.webview.ready').contentFrame().locator('iframe#active-frame').contentFrame();
+  /** The frame whose page is the panel's (the one with `#watches`), among all the page's frames. */
+  private async frame(): Promise<Frame> {
+    for (const frame of this.page.frames()) {
+      if (frame.isDetached()) continue;
+      const ours = await frame
+        .locator('body main#watches')
+        .count()
+        .then((n) => n === 1)
+        .catch(() => false);
+      if (ours) return frame;
+    }
+    throw new Error(`no Watch Health page among the ${this.page.frames().length} frames: ${this.page.frames().map((f) => f.url().slice(0, 80)).join(', ')}`);
   }
 
   async isOpen(): Promise<boolean> {
@@ -52,7 +62,8 @@ export class HealthPanel {
   }
 
   async read(): Promise<HealthView> {
-    return this.frame.locator('body').evaluate((body) => {
+    const frame = await this.frame();
+    return frame.locator('body').evaluate((body) => {
       const num = (el: { getAttribute(name: string): string | null }, name: string) => Number(el.getAttribute(name) ?? 0);
       const attr = (el: { getAttribute(name: string): string | null }, name: string) => el.getAttribute(name) ?? '';
       return {
@@ -80,7 +91,7 @@ export class HealthPanel {
 
   /** Waits until the panel's page has drawn a snapshot and `accept` holds. */
   async waitFor(what: string, accept: (view: HealthView) => boolean, opts?: PollOptions): Promise<HealthView> {
-    return poll(`the Watch Health panel to show ${what}`, () => this.read().catch(() => ({ now: 0, serial: 0, watches: [] })), (v) => v.serial > 0 && accept(v), opts);
+    return poll(`the Watch Health panel to show ${what}`, () => this.read().catch((err: Error) => ({ now: 0, serial: 0, watches: [], error: err.message })), (v) => v.serial > 0 && accept(v), opts);
   }
 
   /** Closes the panel's editor tab. */

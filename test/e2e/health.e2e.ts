@@ -100,6 +100,8 @@ describe('Watch Health panel in the browser (packaged .vsix in code-server, Chro
       assert.ok(outage.from - faultAt <= WITHIN_MS, `${w.label}: the outage starts ${outage.from - faultAt} ms after the fault on the panel's clock`);
       assert.ok(outage.from >= before.now - WITHIN_MS, `${w.label}: a new span, after the panel last saw it watching`);
     }
+    // Down for 10 s of the panel's clock, so the band shows the watches giving up on the server.
+    await ui.health.waitFor('10 s of outage', (v) => v.now - faultAt >= 10_000, { timeoutMs: 60_000 });
     await shoot('x02-health-outage-down');
 
     await cluster.comeUp();
@@ -113,7 +115,7 @@ describe('Watch Health panel in the browser (packaged .vsix in code-server, Chro
       assert.ok(last.from >= trouble.at(-1)!.to, `${w.label}: watching again after it`);
     }
     // A few seconds of watching after the outage, so the screenshot shows the whole story.
-    await ui.health.waitFor('watching for a few seconds', (v) => v.watches.every((w) => watching(w) && v.now - w.spans.at(-1)!.from > 5000), { timeoutMs: 60_000 });
+    await ui.health.waitFor('watching for a few seconds', (v) => v.watches.every((w) => watching(w) && v.now - w.spans.at(-1)!.from > 8000), { timeoutMs: 60_000 });
     await shoot('x02-health-outage');
   });
 });

@@ -32,7 +32,7 @@ describe('health panel view model', () => {
     assert.equal(snap.watches.length, 2);
     assert.equal(snap.now, clock.now());
     assert.equal(snap.windowMs, 60 * 60_000);
-    assert.equal(snap.from, clock.now() - 2 * 60_000, 'a young recording: the axis starts two minutes back, not an hour');
+    assert.equal(snap.from, clock.now() - 60_000, 'a young recording: the axis starts a minute back, not an hour');
     clock.advance(20 * 60_000);
     const later = model.snapshot(clock.now());
     assert.equal(later.from, Math.min(...later.watches.map((w) => w.spans[0].from)), 'then at the start of the recording');

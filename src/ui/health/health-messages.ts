@@ -63,7 +63,7 @@ export interface HealthSnapshot {
   windowMs: number;
   /**
    * Where the time axis starts: `now - windowMs`, or the start of the recording when that is
-   * later (but at least two minutes before `now`), so a young recording fills the width.
+   * later (but at least a minute before `now`), so a young recording fills the width.
    */
   from: number;
   /** Snapshots sent so far, 1 for the first. */

@@ -8,7 +8,7 @@ import type { HealthSnapshot, RateView, SpanView, WatchHealthView } from './heal
 import { stateLabel, stateStyles } from './health-state-style';
 
 /** The shortest time axis the panel draws. */
-const MIN_AXIS_MS = 2 * 60_000;
+const MIN_AXIS_MS = 60_000;
 
 /** Where a resourceVersion came from, in words. */
 const SOURCES: Record<string, string> = { list: 'a list', event: 'a watch event', bookmark: 'a bookmark' };

@@ -45,8 +45,9 @@ function render(snapshot: HealthSnapshot): void {
   document.body.dataset.window = String(snapshot.windowMs);
   const from = snapshot.from;
   if (legend.childElementCount === 0) drawLegend(snapshot);
-  const minutes = Math.round(snapshot.windowMs / 60_000);
-  summary.textContent = `${snapshot.watches.length} watch${snapshot.watches.length === 1 ? '' : 'es'} over the last ${minutes >= 60 && minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`}`;
+  const shown = Math.round((snapshot.now - from) / 60_000);
+  const recorded = snapshot.now - from < snapshot.windowMs - 1000 ? ` (recorded since ${new Date(from).toLocaleTimeString()})` : '';
+  summary.textContent = `${snapshot.watches.length} watch${snapshot.watches.length === 1 ? '' : 'es'} · the last ${minutesText(shown)}${recorded} · window ${minutesText(Math.round(snapshot.windowMs / 60_000))}`;
 
   const seen = new Set<string>();
   for (const w of snapshot.watches) {
@@ -143,3 +144,8 @@ function chartWidth(row: Row): number {
 }
 
 post({ type: 'ready' });
+
+function minutesText(minutes: number): string {
+  if (minutes < 1) return 'minute';
+  return minutes >= 60 && minutes % 60 === 0 ? `${minutes / 60} h` : `${minutes} min`;
+}

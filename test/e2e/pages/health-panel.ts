@@ -63,30 +63,27 @@ export class HealthPanel {
 
   async read(): Promise<HealthView> {
     const frame = await this.frame();
-    return frame.locator('body').evaluate((body) => {
-      const num = (el: { getAttribute(name: string): string | null }, name: string) => Number(el.getAttribute(name) ?? 0);
-      const attr = (el: { getAttribute(name: string): string | null }, name: string) => el.getAttribute(name) ?? '';
-      return {
-        now: num(body, 'data-now'),
-        serial: num(body, 'data-serial'),
-        watches: [...body.querySelectorAll('section.watch')].map((w) => ({
-          id: attr(w, 'data-watch-id'),
-          label: w.querySelector('h2')?.textContent ?? '',
-          state: attr(w, 'data-state'),
-          stateText: w.querySelector('.state')?.textContent ?? '',
-          facts: w.querySelector('.facts')?.textContent ?? '',
-          spans: [...w.querySelectorAll('.band .span')].map((s) => ({
-            state: attr(s, 'data-state'),
-            from: num(s, 'data-from'),
-            to: num(s, 'data-to'),
-            open: attr(s, 'data-open') === 'true',
-            title: attr(s, 'title'),
-          })),
-          markers: [...w.querySelectorAll('.band .marker')].map((m) => ({ kind: attr(m, 'data-kind'), at: num(m, 'data-at'), title: attr(m, 'title') })),
-          chart: w.querySelector('.rate canvas') !== null,
+    // No named helper functions inside: tsx would wrap them in `__name`, unknown to the page.
+    return frame.locator('body').evaluate((body) => ({
+      now: Number(body.getAttribute('data-now') ?? 0),
+      serial: Number(body.getAttribute('data-serial') ?? 0),
+      watches: [...body.querySelectorAll('section.watch')].map((w) => ({
+        id: w.getAttribute('data-watch-id') ?? '',
+        label: w.querySelector('h2')?.textContent ?? '',
+        state: w.getAttribute('data-state') ?? '',
+        stateText: w.querySelector('.state')?.textContent ?? '',
+        facts: w.querySelector('.facts')?.textContent ?? '',
+        spans: [...w.querySelectorAll('.band .span')].map((s) => ({
+          state: s.getAttribute('data-state') ?? '',
+          from: Number(s.getAttribute('data-from')),
+          to: Number(s.getAttribute('data-to')),
+          open: s.getAttribute('data-open') === 'true',
+          title: s.getAttribute('title') ?? '',
         })),
-      };
-    });
+        markers: [...w.querySelectorAll('.band .marker')].map((m) => ({ kind: m.getAttribute('data-kind') ?? '', at: Number(m.getAttribute('data-at')), title: m.getAttribute('title') ?? '' })),
+        chart: w.querySelector('.rate canvas') !== null,
+      })),
+    }));
   }
 
   /** Waits until the panel's page has drawn a snapshot and `accept` holds. */

@@ -171,7 +171,9 @@ export class HealthRecorder implements Disposable {
 
   private lifecycle(id: string, event: TimedLifecycleEvent): void {
     const track = this.byId.get(id);
-    if (!track) return;
+    // A removed entry's band ends with its removal; its informer's last words (the `stopped`
+    // state it may report after the manager let it go) do not reopen it.
+    if (!track || track.removedAt !== undefined) return;
     if (event.type === 'state') {
       track.enter(healthStateOf(event.state), event.state.since, event.state.reason);
     } else {

@@ -104,6 +104,23 @@ describe('health recorder', () => {
     recorder.dispose();
   });
 
+  it('a pause ends the band in a paused span; resuming goes on in the same track', async () => {
+    const { recorder, m } = await started(['configmaps']);
+    const id = m.entries()[0].id;
+    recorder.setPaused(true);
+    await m.stop();
+    assert.equal(recorder.track(id)!.state, 'paused');
+    recorder.setPaused(false);
+    await m.start();
+    await until(() => m.entries()[0]?.state.phase === 'watching', () => JSON.stringify(m.entries().map((e) => e.state)));
+    const states = recorder.track(id)!.spans.map((s) => s.state);
+    assert.equal(recorder.tracks().length, 1);
+    assert.ok(states.indexOf('paused') > states.indexOf('watching'), states.join(' '));
+    assert.equal(states[states.length - 1], 'watching', states.join(' '));
+    assert.equal(recorder.track(id)!.removedAt, undefined);
+    recorder.dispose();
+  });
+
   it('stays under its memory cap by shedding the oldest markers and spans, keeping the newest', async () => {
     const { recorder, m } = await started(['configmaps']);
     const id = m.entries()[0].id;

@@ -26,6 +26,7 @@ const list = document.getElementById('watches')!;
 const legend = document.getElementById('legend')!;
 const summary = document.getElementById('summary')!;
 let focusId: string | undefined;
+let lastShown: HealthSnapshot | undefined;
 
 document.getElementById('copy')!.addEventListener('click', () => post({ type: 'copy-markdown' }));
 
@@ -39,7 +40,21 @@ window.addEventListener('resize', () => {
   for (const row of rows.values()) row.chart.resize(chartWidth(row));
 });
 
+// A theme change swaps the --vscode-* variables (on <html>) and body's class: the charts, whose canvas
+// took concrete colours, are rebuilt from the last snapshot.
+const themeChanged = new MutationObserver(() => {
+  for (const row of rows.values()) {
+    row.chart.destroy();
+    row.root.remove();
+  }
+  rows.clear();
+  if (lastShown) render(lastShown);
+});
+themeChanged.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+themeChanged.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+
 function render(snapshot: HealthSnapshot): void {
+  lastShown = snapshot;
   document.body.dataset.now = String(snapshot.now);
   document.body.dataset.serial = String(snapshot.serial);
   document.body.dataset.window = String(snapshot.windowMs);

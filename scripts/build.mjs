@@ -1,4 +1,5 @@
 // Bundles the extension and the CLI with esbuild. `--production` minifies; `--watch` rebuilds on change.
+import * as fs from 'node:fs';
 import * as esbuild from 'esbuild';
 import { copyFileSync, chmodSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
@@ -18,10 +19,38 @@ const common = {
   external: ['vscode'],
 };
 
+/**
+ * The Watch Health webview: a browser script (uPlot included) and its styles, in dist/webview/,
+ * the only folder the webview may load from. uPlot's own stylesheet is copied beside ours.
+ */
+const webview = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  entryPoints: { health: 'src/webview/health/main.ts', 'health-style': 'src/webview/health/health.css' },
+  outdir: 'dist/webview',
+  plugins: [
+    {
+      name: 'copy-uplot-css',
+      setup(build) {
+        build.onEnd(() => {
+          fs.mkdirSync('dist/webview', { recursive: true });
+          fs.copyFileSync('node_modules/uplot/dist/uPlot.min.css', 'dist/webview/uPlot.min.css');
+        });
+      },
+    },
+  ],
+};
+
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   // dist/cli.js is src/cli/node-version-check.cjs: it checks the Node version, then loads this bundle.
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli-bundle.js' },
+  webview,
 ];
 
 /** The CLI's unbundled entry, and no source map left over from an earlier development build. */

@@ -82,7 +82,7 @@ function zipEntries(file) {
   return { entries, bytes: buf.length };
 }
 
-/** What a .vsix of this extension may hold: vsce's own two files, and under extension/ the six kinds. */
+/** What a .vsix of this extension may hold: vsce's own two files, and under extension/ the bundles, media and docs. */
 const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
@@ -91,12 +91,23 @@ const ALLOWED = [
   /^extension\/changelog\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css)$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
-  // The README's screenshot: VS Code shows a local extension's README images from the .vsix.
-  /^extension\/docs\/screenshot\.png$/,
+  // The README's screenshots: VS Code shows a local extension's README images from the .vsix.
+  /^extension\/docs\/(screenshot|health-panel)\.png$/,
 ];
 /** ...and must hold at least these. */
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md', 'extension/changelog.md', 'extension/docs/screenshot.png'];
+const REQUIRED = [
+  'extension/package.json',
+  'extension/dist/extension.js',
+  'extension/dist/webview/health.js',
+  'extension/dist/webview/health-style.css',
+  'extension/dist/webview/uPlot.min.css',
+  'extension/readme.md',
+  'extension/changelog.md',
+  'extension/docs/screenshot.png',
+  'extension/docs/health-panel.png',
+];
 
 function kib(n) {
   return `${(n / 1024).toFixed(1)} KiB`;
@@ -139,6 +150,8 @@ function main() {
   // The bundle must be the production one: minified, without a source map reference.
   // (Read from the package, not from dist/, which another build may have rewritten since.)
   const bundle = entries.find((e) => e.name === 'extension/dist/extension.js').read().toString('utf8');
+  const webviewBundle = entries.find((e) => e.name === 'extension/dist/webview/health.js').read().toString('utf8');
+  if (/\/\/# sourceMappingURL=/.test(webviewBundle)) fail('the packaged dist/webview/health.js is not a production build (it has a source map)');
   if (/\/\/# sourceMappingURL=/.test(bundle)) fail('the packaged dist/extension.js is not a production build (it has a source map); is `vscode:prepublish` still `npm run build -- --production`?');
   process.stderr.write(`package: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

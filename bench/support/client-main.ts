@@ -9,8 +9,10 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
-import { Informer, KubeConfigTransport, acceleratedClock } from '../../src/informer';
+import { Informer, KubeConfigTransport, acceleratedClock, systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
+import { HealthRecorder } from '../../src/health';
+import { HealthFeed, HealthViewModel, markerLine } from '../../src/ui/health';
 import { WatchTreeModel, type TreeNode } from '../../src/ui/tree';
 import { collectionPath, type ResourceSpec } from './datasets';
 import { benchResource } from './resources';
@@ -369,8 +371,119 @@ async function treeMeasure(p: { durationMs: number }): Promise<TreeResult> {
   };
 }
 
+export interface HealthTask {
+  conn: Conn;
+  resources: string[];
+}
+
+export interface HealthWindow {
+  /** Process CPU (user + system) over the window, milliseconds. */
+  cpuMs: number;
+  seconds: number;
+  events: number;
+  snapshots: number;
+  /** Time spent building and serialising snapshots (inside the CPU above), milliseconds. */
+  snapshotMs: number;
+  bytesPerSnapshot: number;
+}
+
+/**
+ * B9: one WatchManager under churn; the Watch Health recorder and an open panel's feed are
+ * switched on and off between measuring windows, so that the two modes see the same load in the
+ * same process. The feed's messages are serialised the way VS Code's postMessage does (JSON).
+ */
+let health:
+  | {
+      manager: WatchManager;
+      dir: string;
+      events: number;
+      panel?: { recorder: HealthRecorder; feed: HealthFeed };
+      snapshots: number;
+      snapshotMs: number;
+      bytes: number;
+    }
+  | undefined;
+
+async function healthStart(t: HealthTask): Promise<{ objects: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'kw-bench-'));
+  const path = join(dir, 'config');
+  writeFileSync(path, kubeConfig(t.conn).exportConfig());
+  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path });
+  const state: NonNullable<typeof health> = { manager, dir, events: 0, snapshots: 0, snapshotMs: 0, bytes: 0 };
+  health = state;
+  manager.addHandler({ onUpdate: () => state.events++ });
+  await manager.start();
+  const deadline = performance.now() + 60_000;
+  while (!manager.entries().every((e) => e.state.phase === 'watching' && e.state.synced)) {
+    if (performance.now() > deadline) throw new Error(`the watches did not sync: ${JSON.stringify(manager.entries().map((e) => [e.label, e.state.phase, e.error]))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { objects: manager.entries().reduce((n, e) => n + (e.informer?.store.size ?? 0), 0) };
+}
+
+function healthPanel(p: { on: boolean }): null {
+  const s = health!;
+  if (p.on && !s.panel) {
+    const recorder = new HealthRecorder(s.manager, { clock: systemClock, lineOf: markerLine });
+    const model = new HealthViewModel(recorder, () => s.manager.entries());
+    const feed = new HealthFeed(
+      recorder,
+      (now) => {
+        const t0 = performance.now();
+        const snapshot = model.snapshot(now);
+        s.bytes += JSON.stringify(snapshot).length; // what postMessage serialises
+        s.snapshotMs += performance.now() - t0;
+        s.snapshots++;
+        return snapshot;
+      },
+      () => undefined,
+      systemClock,
+    );
+    feed.start();
+    s.panel = { recorder, feed };
+  } else if (!p.on && s.panel) {
+    s.panel.feed.dispose();
+    s.panel.recorder.dispose();
+    s.panel = undefined;
+  }
+  return null;
+}
+
+async function healthMeasure(p: { durationMs: number }): Promise<HealthWindow> {
+  const s = health!;
+  const events0 = s.events;
+  const snapshots0 = s.snapshots;
+  const snapshotMs0 = s.snapshotMs;
+  const bytes0 = s.bytes;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, p.durationMs));
+  const cpu = process.cpuUsage(cpu0);
+  const snapshots = s.snapshots - snapshots0;
+  return {
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    seconds: (performance.now() - t0) / 1000,
+    events: s.events - events0,
+    snapshots,
+    snapshotMs: s.snapshotMs - snapshotMs0,
+    bytesPerSnapshot: snapshots > 0 ? (s.bytes - bytes0) / snapshots : 0,
+  };
+}
+
 serveRpc({
   sync,
+  healthStart,
+  healthPanel,
+  healthMeasure,
+  async healthStop() {
+    if (health) {
+      healthPanel({ on: false });
+      await health.manager.stop();
+      rmSync(health.dir, { recursive: true, force: true });
+      health = undefined;
+    }
+    return null;
+  },
   treeStart,
   treeMeasure,
   async treeStop() {

@@ -62,3 +62,9 @@ export async function writeSetting(key: keyof KubeWatchSettings, value: unknown)
         : vscode.ConfigurationTarget.Global;
   await c.update(key, value, target);
 }
+
+/** `kubeWatch.health.windowMinutes` in milliseconds: how far back the Watch Health panel reaches. */
+export function readHealthWindowMs(): number {
+  const minutes = vscode.workspace.getConfiguration(SECTION).get<number>('health.windowMinutes', 60);
+  return Math.min(Math.max(Number.isFinite(minutes) ? minutes : 60, 5), 360) * 60_000;
+}

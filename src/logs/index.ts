@@ -1,0 +1,3 @@
+export * from './timestamped-line';
+export * from './resume-deduper';
+export * from './continuity';

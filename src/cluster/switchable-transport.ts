@@ -26,6 +26,10 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.list(path, query, signal, hints);
   }
 
+  stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {
+    return this.inner.stream(path, query, signal, onChunk, onOpen);
+  }
+
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
   }

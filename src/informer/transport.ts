@@ -41,6 +41,12 @@ export interface KubeTransport {
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void>;
+  /**
+   * A GET whose 200 body is handed over as it arrives (pod logs). Resolves when the server ends
+   * the body cleanly; a non-200 answer rejects with ApiError before any chunk. `onOpen` runs
+   * when the 200 headers arrive.
+   */
+  stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void>;
   dispose(): void;
 }
 

@@ -38,6 +38,7 @@ import { atResourceVersion, prepareCreate, prepareUpdate, uuidFrom, withTypeMeta
 import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
+import { PodLogs, type PodForLogs } from './pod-logs';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -57,6 +58,8 @@ export class FakeApiServer {
   private readonly faults = new FaultRegistry();
   private readonly connections = new ConnectionTracker();
   private readonly watches = new Set<WatchStream>();
+  /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
+  readonly podLogs = new PodLogs();
   private readonly server: http.Server;
   private port: number;
   private listening = false;
@@ -275,6 +278,7 @@ export class FakeApiServer {
 
   private async shutdown(): Promise<void> {
     for (const w of [...this.watches]) w.destroy();
+    this.podLogs.destroyAll();
     if (!this.listening) {
       await this.connections.destroyAll();
       return;
@@ -379,6 +383,14 @@ export class FakeApiServer {
     const { query } = record;
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);
+    if (def && def.group === '' && def.resource === 'pods' && route.subresource === 'log' && route.namespace !== undefined && route.name !== undefined) {
+      if (req.method !== 'GET') return sendJson(req, res, query, 405, status.methodNotAllowed());
+      const pod = this.store.peek(qualifiedName(def), objectKey(route.namespace, route.name));
+      if (!pod) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name));
+      const refused = this.podLogs.serve(res, pod as unknown as PodForLogs, query, () => this.connections.reset(req.socket));
+      if (refused) sendJson(req, res, query, refused.code, refused);
+      return;
+    }
     if (!def || (route.namespace !== undefined && !def.namespaced) || route.subresource !== undefined) {
       return sendJson(req, res, query, 404, status.resourceNotFound());
     }

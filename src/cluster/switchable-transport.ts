@@ -39,7 +39,11 @@ export class SwitchableTransport implements KubeTransport {
     return { ...list, items: [] };
   }
 
-    watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
+  stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {
+    return this.inner.stream(path, query, signal, onChunk, onOpen);
+  }
+
+  watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
   }
 

@@ -290,6 +290,13 @@ export class KubeConfigTransport implements KubeTransport {
     });
   }
 
+  async stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {
+    const res = await this.open(path, query, signal);
+    if (res.statusCode !== 200) throw await errorFromResponse(res);
+    onOpen?.();
+    return pumpBody(res, signal, 'stream', onChunk, () => undefined);
+  }
+
   dispose(): void {
     this.disposed = true;
     this.wakeSubscription?.dispose();
@@ -554,4 +561,40 @@ function credentialFailure(err: unknown): string {
   if (/HTTP protocol is not allowed|Unsupported proxy type/.test(message)) return message;
   if (code === 'ENOENT') return 'a credential file named in the kubeconfig does not exist';
   return 'the kubeconfig credentials could not be obtained (exec plugin or auth provider failed)';
+}
+
+/**
+ * Feeds a streaming response body to `onChunk` until it ends (resolves after `onEnd`), fails
+ * (TransportError) or `signal` fires (AbortedError, the response destroyed). Settles once.
+ */
+function pumpBody(res: HttpResponse, signal: AbortSignal, what: string, onChunk: (chunk: Buffer) => void, onEnd: () => void): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let settled = false;
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      signal.removeEventListener('abort', onAbort);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onAbort = () => {
+      res.destroy();
+      finish(new AbortedError(abortReason(signal)));
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    res.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      onChunk(chunk);
+    });
+    res.on('end', () => {
+      if (settled) return;
+      onEnd();
+      finish();
+    });
+    res.on('error', (err) => finish(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err)));
+    res.on('close', () => {
+      if (!res.complete) finish(signal.aborted ? new AbortedError(abortReason(signal)) : new TransportError(`the connection closed before the ${what} ended`, 'ECONNRESET'));
+    });
+  });
 }

@@ -56,6 +56,13 @@ export interface KubeTransport {
    * informer waiting in backoff retries at once (one reachability per cluster).
    */
   onReachable?(listener: () => void): Disposable;
+
+  /**
+   * A GET whose 200 body is handed over as it arrives (pod logs). Resolves when the server ends
+   * the body cleanly; a non-200 answer rejects with ApiError before any chunk. `onOpen` runs
+   * when the 200 headers arrive.
+   */
+  stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void>;
   dispose(): void;
 }
 

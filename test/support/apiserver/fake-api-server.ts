@@ -42,6 +42,7 @@ import { atResourceVersion, prepareCreate, prepareUpdate, uuidFrom, withTypeMeta
 import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
+import { PodLogs, type PodForLogs } from './pod-logs';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -74,6 +75,8 @@ export class FakeApiServer {
   /** HTTP/2 streams opened so far, and those open now with the most ever open on one connection. */
   readonly streamStats = { opened: 0, open: 0, maxOpenPerConnection: 0, pings: 0 };
   private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
+  /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
+  readonly podLogs = new PodLogs();
   private port: number;
   private listening = false;
 
@@ -349,6 +352,7 @@ export class FakeApiServer {
     for (const t of this.pendingTimers) clearTimeout(t);
     this.pendingTimers.clear();
     for (const w of [...this.watches]) w.destroy();
+    this.podLogs.destroyAll();
     if (!this.listening) {
       await this.connections.destroyAll();
       return;
@@ -472,6 +476,14 @@ export class FakeApiServer {
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);
     if (def && this.unserved.has(qualifiedName(def))) return sendPlainNotFound(res);
+    if (def && def.group === '' && def.resource === 'pods' && route.subresource === 'log' && route.namespace !== undefined && route.name !== undefined) {
+      if (req.method !== 'GET') return sendJson(req, res, query, 405, status.methodNotAllowed());
+      const pod = this.store.peek(qualifiedName(def), objectKey(route.namespace, route.name));
+      if (!pod) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name));
+      const refused = this.podLogs.serve(res, pod as unknown as PodForLogs, query, () => this.connections.reset(req.socket));
+      if (refused) sendJson(req, res, query, refused.code, refused);
+      return;
+    }
     if (!def || (route.namespace !== undefined && !def.namespaced) || route.subresource !== undefined) {
       return sendJson(req, res, query, 404, status.resourceNotFound());
     }

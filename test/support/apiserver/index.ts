@@ -20,3 +20,4 @@ export type {
 } from './types';
 export type { StatusJson } from './status';
 export { encodeContinue, decodeContinue } from './continue-token';
+export { PodLogs, rfc3339Nano } from './pod-logs';

@@ -1,21 +1,10 @@
-import type { InformerState } from '../informer';
+import type { InformerPhase, InformerState } from '../informer';
 
 /**
  * The state a watch's timeline band shows: the engine's phases, split where the tree names them
  * differently (a stop by a pause is "paused"; connecting again after a sync is "reconnecting").
  */
-export type HealthState =
-  | 'connecting'
-  | 'reconnecting'
-  | 'listing'
-  | 'watching'
-  | 'backing-off'
-  | 'unreachable'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not-found'
-  | 'paused'
-  | 'stopped';
+export type HealthState = InformerPhase | 'reconnecting' | 'paused';
 
 /** Every band state, calm ones first; the order of the webview's legend. */
 export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'forbidden', 'not-found', 'paused', 'stopped'];

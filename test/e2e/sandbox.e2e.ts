@@ -130,6 +130,8 @@ describe('npm start: the sandbox in the browser (code-server, Chromium)', functi
   });
 
   it('follows a fault typed in the sandbox terminal: expiry, relist, back to live', async () => {
+    const rvOf = (description: string) => Number(/rv (\d+)$/.exec(description)?.[1] ?? NaN);
+    const before = new Map((await ui.tree.children([])).map((r) => [r.label, rvOf(r.description)]));
     const mark = sandbox.mark;
     sandbox.type('expire');
     await sandbox.waitFor(/FAULT expiry: /, 10_000, mark);
@@ -140,10 +142,16 @@ describe('npm start: the sandbox in the browser (code-server, Chromium)', functi
       (lines) => ROOTS.every((r) => lines.some((l) => l.message.startsWith(`[simulated/${r}] expired: resourceVersion`)) && lines.some((l) => l.message.startsWith(`[simulated/${r}] relisting: expired`))),
       { timeoutMs: 60_000 },
     );
-    await sandbox.waitFor(/OK expiry over: /, 60_000, mark);
+    const [, relists, changed] = (await sandbox.waitFor(/OK expiry over: (\d+) relists(, shop\/web-config changed)?/, 60_000, mark));
+    assert.ok(Number(relists) >= ROOTS.length, `a relist per watch, by the server's count (${relists})`);
+    assert.ok(changed, 'the sandbox changed an object while the watches were away');
     await ui.output.filter('');
     await ui.output.restore();
     await waitAllWatching();
+    // What changed while the watches were away came in through the relist: the configmaps watch is past it.
+    const after = new Map((await ui.tree.children([])).map((r) => [r.label, rvOf(r.description)]));
+    assert.ok(after.get('configmaps')! > before.get('configmaps')!, `configmaps: rv ${before.get('configmaps')} before the expiry, ${after.get('configmaps')} after`);
+    for (const r of ROOTS) assert.ok(after.get(r)! >= before.get(r)!, `${r}: rv ${before.get(r)} before, ${after.get(r)} after, never back in time`);
   });
 
   it('takes the README screenshot: the tree with pods of several phases, the status bar, the log', async () => {

@@ -122,7 +122,7 @@ export class PodLogs {
     const timestamps = isTrue(query.timestamps);
     const render = (l: LogLine) => `${timestamps ? `${rfc3339Nano(l.at)} ` : ''}${l.text}\n`;
 
-    res.writeHead(200, { ...baseHeaders('text/plain'), 'Transfer-Encoding': 'chunked' });
+    res.writeHead(200, baseHeaders('text/plain')); // no Content-Length: chunked on HTTP/1.1, DATA frames on HTTP/2
     const lines = previous ? log.previous! : log.current;
     const backlog = lines.filter((l) => l.at >= since).map(render).join('');
     if (backlog) res.write(backlog);

@@ -1,8 +1,11 @@
 // `npm run test:stress [N]`: runs the plain-Node tests (mocha only: no type-check, no build)
 // N times (default 10), one after another, while one busy loop per core competes for the CPU.
+// Each run is both passes of `npm test`: every test over HTTP/1.1, then the suites of
+// `npm run test:h2` with the local API server speaking HTTP/2.
 // A run's output is shown only when it fails. The last line is `N passed, M failed` (runs);
 // the exit code is non-zero when any run failed.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,15 +23,35 @@ const cores = availableParallelism();
 const busy = Array.from({ length: cores }, () => new Worker('for (;;) {}', { eval: true }));
 console.log(`test:stress: ${runs} run(s) of the plain-Node tests with ${cores} busy loop(s) competing`);
 
-function runOnce() {
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+/** The spec globs of `npm run test:h2`, read from its script so the two never drift apart. */
+const h2Specs = [...pkg.scripts['test:h2'].matchAll(/"([^"]+)"/g)].map((m) => m[1]);
+if (h2Specs.length === 0) {
+  console.error('test:stress: found no spec globs in the test:h2 script of package.json');
+  process.exit(2);
+}
+
+function mocha(specs, env) {
   return new Promise((resolve) => {
-    const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-    const child = spawn(process.execPath, [mocha, 'test/**/*.test.ts', '--reporter', 'dot'], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const bin = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+    const child = spawn(process.execPath, [bin, ...specs, '--reporter', 'dot'], {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     child.on('close', (code, signal) => resolve({ ok: code === 0, output, code: code ?? signal }));
   });
+}
+
+async function runOnce() {
+  const h1 = await mocha(['test/**/*.test.ts'], {});
+  if (!h1.ok) return { ...h1, output: `HTTP/1.1 pass:\n${h1.output}` };
+  const h2 = await mocha(h2Specs, { FAKE_APISERVER_HTTP2: '1' });
+  if (!h2.ok) return { ...h2, output: `HTTP/2 pass (test:h2):\n${h2.output}` };
+  return h2;
 }
 
 let passed = 0;

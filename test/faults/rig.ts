@@ -37,6 +37,11 @@ export interface RigOptions {
   seed?: number;
   /** Do not start the informer. */
   noStart?: boolean;
+  /**
+   * The clock of the transport's timers (the HTTP/2 health check); by default the informer's.
+   * A stepping informer clock needs its own here: a PING timer firing mid-watch would step it.
+   */
+  transportClock?: Clock;
 }
 
 /** A fake API server on loopback, our informer on the real client stack, and its records. */
@@ -59,7 +64,7 @@ export class Rig extends ConfigMapObjects implements FaultContext {
     for (let i = 0; i < (opts.initialObjects ?? 0); i++) rig.createObject();
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig());
-    rig.transport = new KubeConfigTransport(kc, { clock: rig.clock });
+    rig.transport = new KubeConfigTransport(kc, { clock: opts.transportClock ?? rig.clock });
     rig.streamingListMemory = new StreamingListMemory(rig.clock);
     rig.informer = new Informer({
       transport: rig.transport,

@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/informer/clock';
 import type { InformerOptions } from '../../src/informer/informer';
 import type { FakeApiServer, FakeApiServerOptions } from '../support/apiserver';
 import type { ClientUnderTest } from './client-under-test';
@@ -38,6 +39,8 @@ export interface Scenario {
     initialObjects?: number;
     /** Leave the client stopped; the scenario starts it. */
     noStart?: boolean;
+    /** Our transport's timer clock, when it must differ from the informer's (see RigOptions). */
+    transportClock?: Clock;
   };
   run(ctx: FaultContext): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { seededRandom, steppingClock } from '../../src/informer/clock';
+import { acceleratedClock, seededRandom, steppingClock } from '../../src/informer/clock';
 import { Rig, SCALE, clockSleep, until } from './rig';
 
 /**
@@ -98,7 +98,12 @@ describe('a watch that fails right after it opens (F20)', function () {
 
   it('F20 a connection reset right after the watch opens, again: the repeat relists, like an early close', async () => {
     // A clock that moves only with its timers: "right after it opens" cannot be stretched by a busy machine.
-    rig = await Rig.start({ initialObjects: 2, noStart: true, informer: { clock: steppingClock(SCALE, seededRandom(1)) } });
+    rig = await Rig.start({
+      initialObjects: 2,
+      noStart: true,
+      informer: { clock: steppingClock(SCALE, seededRandom(1)) },
+      transportClock: acceleratedClock(SCALE, seededRandom(2)),
+    });
     const r = rig;
     r.server.injectFault({ type: 'reset', afterEvents: 0 }, { verb: 'watch', resource: 'configmaps', times: 2 });
     r.informer.start();

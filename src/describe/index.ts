@@ -3,3 +3,4 @@ export * from './describe-object';
 export * from './describe-writer';
 export * from './events-section';
 export * from './stale-banner';
+export * from './live-description';

@@ -36,7 +36,11 @@ export class AdHocWatch implements Disposable {
   problem: string | undefined;
   type: ResourceType | undefined;
 
-  constructor(readonly request: AdHocWatchRequest) {}
+  constructor(
+    readonly request: AdHocWatchRequest,
+    /** When it was asked for: the `since` of its state until an informer runs. */
+    readonly since: number,
+  ) {}
 
   get informer(): Informer | undefined {
     return this.current;
@@ -47,11 +51,11 @@ export class AdHocWatch implements Disposable {
     return this.endedWith;
   }
 
-  /** The informer's state, or a waiting state while the type resolves. */
-  state(now: number): InformerState {
+  /** The informer's state, or a waiting (or stopped) state since it was asked for. */
+  get state(): InformerState {
     if (this.current) return this.current.state;
-    if (this.endedWith) return { phase: 'stopped', reason: this.endedWith, since: now, synced: false };
-    return { phase: 'connecting', reason: this.problem ?? 'resolving the resource type', since: now, synced: false };
+    if (this.endedWith) return { phase: 'stopped', reason: this.endedWith, since: this.since, synced: false };
+    return { phase: 'connecting', reason: this.problem ?? 'resolving the resource type', since: this.since, synced: false };
   }
 
   /** The cached objects (the single object of a `metadata.name=` watch). */

@@ -177,7 +177,7 @@ export class WatchManager implements Disposable {
    * stopped or the context is unusable, the watch comes back already ended.
    */
   watchAdHoc(request: AdHocWatchRequest): AdHocWatch {
-    const watch = new AdHocWatch(request);
+    const watch = new AdHocWatch(request, this.clock.now());
     const session = this.sessions.get(request.spec);
     const transport = session?.transport;
     if (!this.running || !session || !transport) {
@@ -222,6 +222,11 @@ export class WatchManager implements Disposable {
       () => undefined, // aborted: the watch was disposed or ended
     );
     return watch;
+  }
+
+  /** How many ad-hoc watches are open (asked for and not yet disposed or ended). */
+  get adHocWatchCount(): number {
+    return this.adHoc.size;
   }
 
   // ---- operations ----

@@ -23,7 +23,8 @@ export function eventsSection(events: readonly KubeObject[], now: number): Descr
     w.line(0, 'Events:', '<none>');
     return w;
   }
-  const sorted = [...events].sort((a, b) => lastSeen(a) - lastSeen(b) || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  // Ties (one second holds many events) in the order the server stored them.
+  const sorted = [...events].sort((a, b) => lastSeen(a) - lastSeen(b) || Number(a.metadata.resourceVersion ?? 0) - Number(b.metadata.resourceVersion ?? 0));
   w.line(0, 'Events:');
   w.line(1, 'Type', 'Reason', 'Age', 'From', 'Message');
   w.line(1, '----', '------', '----', '----', '-------');

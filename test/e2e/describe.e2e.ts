@@ -56,9 +56,13 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     await ui.tree.expand(['pods', 'shop']);
     const row = await ui.tree.waitForRow(['pods', 'shop', POD]);
     await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    const item = bench.page.locator('.context-view .monaco-menu .action-item', { hasText: /^Describe$/ }).first();
+    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
+    // The menu acts on mouse up over a hovered item; Enter on the focused one if the click was too early.
+    await item.hover();
     await item.click();
+    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+    if (!closed) await bench.page.keyboard.press('Enter');
     await poll('the description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`Pod ${POD}`), { timeoutMs: 60_000 });
 
     const top = await ui.editor.waitForLines('the head of the description', 'start', (l) => field(l, 'Name') === POD, { timeoutMs: 60_000 });

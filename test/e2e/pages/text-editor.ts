@@ -28,7 +28,8 @@ export class TextEditor {
 
   /** Moves to the top (`start`) or the end of the document and reads what is in view. */
   async linesAt(where: 'start' | 'end'): Promise<string[]> {
-    await this.editor.locator('.view-lines').click({ position: { x: 5, y: 5 } });
+    // Clicking the active tab focuses its editor without a click into the text (which a hover may cover).
+    await this.page.locator('.monaco-workbench .part.editor .editor-group-container.active .tab.active').first().click();
     await this.page.keyboard.press(where === 'end' ? 'Control+End' : 'Control+Home');
     return this.visibleLines();
   }

@@ -39,7 +39,7 @@ export function since(value: unknown, now: number): string {
 }
 
 /** `Title:\tk=v` then one `\tk=v` line per further key, sorted; `<none>` when empty (printLabelsMultiline). */
-export function writeMap(w: DescribeWriter, level: number, title: string, map: unknown, skip: (key: string) => boolean = () => false): void {
+export function writeMap(w: DescribeWriter, level: number, title: string, map: unknown, skip: (key: string) => boolean = () => false, separator = '='): void {
   const entries = Object.entries(rec(map))
     .filter(([k]) => !skip(k))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -47,7 +47,7 @@ export function writeMap(w: DescribeWriter, level: number, title: string, map: u
     w.line(level, `${title}:`, '<none>');
     return;
   }
-  entries.forEach(([k, v], i) => w.line(level, i === 0 ? `${title}:` : '', `${k}=${shorten(str(v))}`));
+  entries.forEach(([k, v], i) => w.line(level, i === 0 ? `${title}:` : '', `${k}${separator}${shorten(str(v))}`));
 }
 
 /** Annotations are cut at 140 characters, as kubectl does, so one huge value cannot flood the page. */
@@ -60,7 +60,12 @@ export function writeMeta(w: DescribeWriter, obj: KubeObject, opts: { namespace?
   w.line(0, 'Name:', obj.metadata.name ?? '');
   if (opts.namespace !== false && obj.metadata.namespace !== undefined) w.line(0, 'Namespace:', obj.metadata.namespace);
   writeMap(w, 0, 'Labels', obj.metadata.labels);
-  writeMap(w, 0, 'Annotations', obj.metadata.annotations, (k) => k === 'kubectl.kubernetes.io/last-applied-configuration');
+  writeAnnotations(w, obj);
+}
+
+/** Annotations as kubectl prints them (`key: value`), without the last applied configuration. */
+export function writeAnnotations(w: DescribeWriter, obj: KubeObject, level = 0): void {
+  writeMap(w, level, 'Annotations', obj.metadata.annotations, (k) => k === 'kubectl.kubernetes.io/last-applied-configuration', ': ');
 }
 
 /** The controller owner reference, as a link target. */

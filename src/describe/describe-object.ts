@@ -1,19 +1,8 @@
 import type { KubeObject } from '../informer';
 import { DescribeWriter, type Description } from './describe-writer';
 import { eventsSection } from './events-section';
+import { DESCRIBERS } from './describers';
 import { describeGeneric } from './generic-describer';
-import { describePod } from './pod-describer';
-
-/** A describer of one kind: the description's lines before Events. */
-export type Describer = (obj: KubeObject, now: number) => DescribeWriter;
-
-/** The dedicated describers, by kind; every other kind gets the generic one. */
-const DESCRIBERS = new Map<string, Describer>([['Pod', (obj) => describePod(obj)]]);
-
-/** Registers a dedicated describer (one file per kind calls this through `describers.ts`). */
-export function registerDescriber(kind: string, describer: Describer): void {
-  DESCRIBERS.set(kind, describer);
-}
 
 export function hasDedicatedDescriber(kind: string): boolean {
   return DESCRIBERS.has(kind);

@@ -1,6 +1,6 @@
 import type { KubeObject } from '../informer';
 import { DescribeWriter } from './describe-writer';
-import { rec, writeMap, type Json } from './describe-format';
+import { rec, writeAnnotations, writeMap, type Json } from './describe-format';
 
 /** Fields the generic description leaves out: noise for people (kubectl leaves out managedFields too). */
 const SKIPPED_METADATA = new Set(['name', 'namespace', 'labels', 'annotations', 'managedFields']);
@@ -15,7 +15,7 @@ export function describeGeneric(obj: KubeObject, kind: string, apiVersion: strin
   w.line(0, 'Name:', obj.metadata.name ?? '');
   if (obj.metadata.namespace !== undefined) w.line(0, 'Namespace:', obj.metadata.namespace);
   writeMap(w, 0, 'Labels', obj.metadata.labels);
-  writeMap(w, 0, 'Annotations', obj.metadata.annotations, (k) => k === 'kubectl.kubernetes.io/last-applied-configuration');
+  writeAnnotations(w, obj);
   w.line(0, 'API Version:', obj.apiVersion ?? apiVersion);
   w.line(0, 'Kind:', obj.kind ?? kind);
   const metadata = Object.fromEntries(Object.entries(rec(obj.metadata)).filter(([k]) => !SKIPPED_METADATA.has(k)));

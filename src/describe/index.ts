@@ -4,3 +4,4 @@ export * from './describe-writer';
 export * from './events-section';
 export * from './stale-banner';
 export * from './live-description';
+export * from './describers';

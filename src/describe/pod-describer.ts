@@ -1,6 +1,6 @@
 import type { KubeObject } from '../informer';
 import { DescribeWriter } from './describe-writer';
-import { arr, describeTime, num, rec, str, writeControlledBy, writeMap, type Json } from './describe-format';
+import { arr, describeTime, num, rec, str, writeAnnotations, writeControlledBy, writeMap, type Json } from './describe-format';
 
 /** kubectl describe pod: identity, placement, status, containers, conditions, volumes, QoS, scheduling. */
 export function describePod(pod: KubeObject): DescribeWriter {
@@ -18,7 +18,7 @@ export function describePod(pod: KubeObject): DescribeWriter {
   else w.line(0, 'Node:', `${node}/${str(status.hostIP)}`).link(node, { apiVersion: 'v1', kind: 'Node', namespace: '', name: node });
   if (status.startTime) w.line(0, 'Start Time:', describeTime(status.startTime));
   writeMap(w, 0, 'Labels', pod.metadata.labels);
-  writeMap(w, 0, 'Annotations', pod.metadata.annotations, (k) => k === 'kubectl.kubernetes.io/last-applied-configuration');
+  writeAnnotations(w, pod);
   const deletion = pod.metadata.deletionTimestamp;
   if (deletion) {
     w.line(0, 'Status:', `Terminating (lasts since ${describeTime(deletion)})`);
@@ -61,11 +61,12 @@ export function describePod(pod: KubeObject): DescribeWriter {
   return w;
 }
 
-function writeContainers(w: DescribeWriter, containers: Json[], statuses: Json[]): void {
+/** The containers of a Pod (with their statuses), or of a pod template (`template`: no status lines, names one space further, as kubectl). */
+export function writeContainers(w: DescribeWriter, containers: Json[], statuses: Json[], template = false): void {
   for (const c of containers) {
     const name = str(c.name);
     const st = statuses.find((s) => str(s.name) === name);
-    w.line(1, `${name}:`);
+    w.line(1, `${template ? ' ' : ''}${name}:`);
     if (st) w.line(2, 'Container ID:', str(st.containerID));
     w.line(2, 'Image:', str(c.image));
     if (st) w.line(2, 'Image ID:', str(st.imageID));
@@ -85,7 +86,7 @@ function writeContainers(w: DescribeWriter, containers: Json[], statuses: Json[]
       if (Object.keys(rec(st.lastState)).length > 0) writeState(w, 'Last State:', rec(st.lastState));
       w.line(2, 'Ready:', st.ready === true ? 'True' : 'False');
       w.line(2, 'Restart Count:', String(num(st.restartCount) ?? 0));
-    } else {
+    } else if (!template) {
       w.line(2, 'State:', 'Waiting');
       w.line(2, 'Ready:', 'False');
       w.line(2, 'Restart Count:', '0');
@@ -208,56 +209,56 @@ function tolerationText(t: Json): string {
   return text;
 }
 
-/** The Volumes section, with the type line kubectl prints for the common sources. */
-function writeVolumes(w: DescribeWriter, volumes: Json[], namespace: string): void {
+/** The Volumes section (at `base` 0 for a Pod, 1 in a pod template), with the type line kubectl prints for the common sources. */
+export function writeVolumes(w: DescribeWriter, volumes: Json[], namespace: string, base = 0): void {
   if (volumes.length === 0) {
-    w.line(0, 'Volumes:', '<none>');
+    w.line(base, 'Volumes:', '<none>');
     return;
   }
-  w.line(0, 'Volumes:');
+  w.line(base, 'Volumes:');
   for (const v of volumes) {
-    w.line(1, `${str(v.name)}:`);
+    w.line(base + 1, `${str(v.name)}:`);
     if (v.emptyDir !== undefined) {
       const e = rec(v.emptyDir);
-      w.line(2, 'Type:', "EmptyDir (a temporary directory that shares a pod's lifetime)");
-      w.line(2, 'Medium:', str(e.medium));
-      w.line(2, 'SizeLimit:', str(e.sizeLimit) || '<unset>');
+      w.line(base + 2, 'Type:', "EmptyDir (a temporary directory that shares a pod's lifetime)");
+      w.line(base + 2, 'Medium:', str(e.medium));
+      w.line(base + 2, 'SizeLimit:', str(e.sizeLimit) || '<unset>');
     } else if (v.configMap !== undefined) {
       const c = rec(v.configMap);
-      w.line(2, 'Type:', 'ConfigMap (a volume populated by a ConfigMap)');
-      w.line(2, 'Name:', str(c.name)).link(str(c.name), { apiVersion: 'v1', kind: 'ConfigMap', namespace, name: str(c.name) });
-      w.line(2, 'Optional:', String(c.optional === true));
+      w.line(base + 2, 'Type:', 'ConfigMap (a volume populated by a ConfigMap)');
+      w.line(base + 2, 'Name:', str(c.name)).link(str(c.name), { apiVersion: 'v1', kind: 'ConfigMap', namespace, name: str(c.name) });
+      w.line(base + 2, 'Optional:', String(c.optional === true));
     } else if (v.secret !== undefined) {
       const s = rec(v.secret);
-      w.line(2, 'Type:', 'Secret (a volume populated by a Secret)');
-      w.line(2, 'SecretName:', str(s.secretName));
-      w.line(2, 'Optional:', String(s.optional === true));
+      w.line(base + 2, 'Type:', 'Secret (a volume populated by a Secret)');
+      w.line(base + 2, 'SecretName:', str(s.secretName));
+      w.line(base + 2, 'Optional:', String(s.optional === true));
     } else if (v.persistentVolumeClaim !== undefined) {
       const c = rec(v.persistentVolumeClaim);
-      w.line(2, 'Type:', 'PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)');
-      w.line(2, 'ClaimName:', str(c.claimName)).link(str(c.claimName), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace, name: str(c.claimName) });
-      w.line(2, 'ReadOnly:', String(c.readOnly === true));
+      w.line(base + 2, 'Type:', 'PersistentVolumeClaim (a reference to a PersistentVolumeClaim in the same namespace)');
+      w.line(base + 2, 'ClaimName:', str(c.claimName)).link(str(c.claimName), { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace, name: str(c.claimName) });
+      w.line(base + 2, 'ReadOnly:', String(c.readOnly === true));
     } else if (v.hostPath !== undefined) {
       const h = rec(v.hostPath);
-      w.line(2, 'Type:', 'HostPath (bare host directory volume)');
-      w.line(2, 'Path:', str(h.path));
-      w.line(2, 'HostPathType:', str(h.type));
+      w.line(base + 2, 'Type:', 'HostPath (bare host directory volume)');
+      w.line(base + 2, 'Path:', str(h.path));
+      w.line(base + 2, 'HostPathType:', str(h.type));
     } else if (v.projected !== undefined) {
       const p = rec(v.projected);
-      w.line(2, 'Type:', 'Projected (a volume that contains injected data from multiple sources)');
+      w.line(base + 2, 'Type:', 'Projected (a volume that contains injected data from multiple sources)');
       for (const source of arr(p.sources)) {
         const token = rec(source.serviceAccountToken);
-        if (Object.keys(token).length > 0) w.line(2, 'TokenExpirationSeconds:', String(num(token.expirationSeconds) ?? 3600));
+        if (Object.keys(token).length > 0) w.line(base + 2, 'TokenExpirationSeconds:', String(num(token.expirationSeconds) ?? 3600));
         const cm = rec(source.configMap);
         if (str(cm.name)) {
-          w.line(2, 'ConfigMapName:', str(cm.name));
-          w.line(2, 'Optional:', String(cm.optional === true));
+          w.line(base + 2, 'ConfigMapName:', str(cm.name));
+          w.line(base + 2, 'Optional:', String(cm.optional === true));
         }
-        if (source.downwardAPI !== undefined) w.line(2, 'DownwardAPI:', 'true');
+        if (source.downwardAPI !== undefined) w.line(base + 2, 'DownwardAPI:', 'true');
       }
     } else {
       const kind = Object.keys(v).find((k) => k !== 'name') ?? 'unknown';
-      w.line(2, 'Type:', kind);
+      w.line(base + 2, 'Type:', kind);
     }
   }
 }

@@ -105,7 +105,7 @@ describe('describe: Pod', () => {
       'Start Time:       Sun, 22 Nov 2026 05:50:01 +0000',
       'Labels:           app=web',
       '                  pod-template-hash=7d9f8b6c4',
-      'Annotations:      prometheus.io/scrape=true',
+      'Annotations:      prometheus.io/scrape: true',
       'Status:           Running',
       'IP:               10.244.1.7',
       'IPs:',

@@ -94,6 +94,8 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     await poll('the ReplicaSet description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`ReplicaSet ${OWNER}`), { timeoutMs: 60_000 });
     const lines = await ui.editor.waitForLines("the ReplicaSet's description", 'start', (l) => field(l, 'Name') === OWNER, { timeoutMs: 90_000 });
     assert.equal(field(lines, 'Namespace'), 'shop');
+    assert.equal(field(lines, 'Controlled By'), 'Deployment/web', 'the owner chain goes on: the ReplicaSet links its Deployment');
+    assert.match(field(lines, 'Replicas') ?? '', /^\d+ current \/ 2 desired$/);
     await shoot('x04-describe-owner');
   });
 });

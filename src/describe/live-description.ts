@@ -8,6 +8,9 @@ import { STALE_AFTER_MS, staleBanner, type WatchDependency } from './stale-banne
 /** Least time between two re-renders of one description while its object or events change fast. */
 export const DESCRIPTION_REFRESH_MS = 250;
 
+/** While a description is open, it is re-rendered at least this often, so that its ages move on. */
+export const AGE_REFRESH_MS = 10_000;
+
 /** core/v1 Events: the watch of an object's events (`involvedObject.uid=…`). */
 export const EVENTS_TYPE: ResourceType = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
 
@@ -112,6 +115,8 @@ export class LiveDescription implements Disposable {
     const banner = staleBanner(dependencies, now) ?? [];
     // A watch just went down: look again when it has been down long enough for the banner.
     for (const d of dependencies) if (d.state.phase !== 'watching' && now - d.state.since < STALE_AFTER_MS) this.throttle.request(d.state.since + STALE_AFTER_MS);
+    // Ages ("12s", "x6 over 5m") move on even when nothing changes.
+    this.throttle.request(now + AGE_REFRESH_MS);
     const what = `${this.target.kind} ${this.target.namespace ? `${this.target.namespace}/` : ''}${this.target.name}`;
     if (!this.last) {
       const objectState = dependencies[0]?.state;

@@ -75,6 +75,16 @@ export class DescribeDocumentProvider implements vscode.TextDocumentContentProvi
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         for (const tab of e.closed) if (tab.input instanceof vscode.TabInputText && !this.isShown(tab.input.uri)) this.close(tab.input.uri);
       }),
+      // A description shown again from a document VS Code kept (Reopen Closed Editor) runs again.
+      vscode.window.onDidChangeVisibleTextEditors((editors) => {
+        for (const editor of editors) {
+          const target = parseDescribeUri(editor.document.uri);
+          if (target && !this.docs.has(keyOf(target))) {
+            this.track(editor.document.uri, target);
+            this.refresh(editor.document.uri);
+          }
+        }
+      }),
     ];
   }
 

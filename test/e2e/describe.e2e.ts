@@ -96,6 +96,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     assert.equal(field(lines, 'Namespace'), 'shop');
     assert.equal(field(lines, 'Controlled By'), 'Deployment/web', 'the owner chain goes on: the ReplicaSet links its Deployment');
     assert.match(field(lines, 'Replicas') ?? '', /^\d+ current \/ 2 desired$/);
+    await ui.editor.link('Deployment/web').waitFor({ state: 'visible', timeout: 30_000 });
     await shoot('x04-describe-owner');
   });
 });

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
-import { LiveDescription, targetOf, type DescribeTarget } from '../../src/describe';
+import { EVENTS_TYPE, LiveDescription, targetOf, type DescribeTarget } from '../../src/describe';
 import { FakeApiServer } from '../support/apiserver';
 
 const BOUND_MS = 20_000;
@@ -124,5 +124,29 @@ describe('describe: live description (manager, ad-hoc watches, local API server)
     await manager.stop();
     assert.equal(manager.adHocWatchCount, 0);
     await until(() => /STALE: .* has been stopped since/.test(d.render().text), () => d.render().text);
+  });
+
+  it('Restart All Watches restarts the description\'s own watches too, which keep following; a resumed manager gets them back', async () => {
+    const pod = server.create('pods', { metadata: { namespace: 'shop', name: 'api-1' }, spec: { containers: [{ name: 'c', image: 'x' }] }, status: { phase: 'Running' } });
+    await until(() => manager.entries()[0]?.state.synced, () => 'pods synced');
+    const { d } = describeLive({ spec: '', type: manager.entries()[0].type!, kind: 'Pod', apiVersion: 'v1', namespace: 'shop', name: 'api-1' });
+    await until(() => d.runningWatches === 1 && server.openWatches('events') === 1, () => `watches ${d.runningWatches}, open event watches ${server.openWatches('events')}`);
+    // The manager's ad-hoc watches restart with the configured ones (a relist each).
+    const probe = manager.watchAdHoc({ spec: '', type: EVENTS_TYPE, namespace: 'shop', fieldSelector: `involvedObject.uid=${pod.metadata.uid}`, purpose: 'test' });
+    await until(() => probe.informer?.state.synced, () => 'the probe synced');
+    const listsBefore = probe.informer!.stats.lists + probe.informer!.stats.relists;
+    await manager.restartAll('test');
+    await until(() => probe.informer!.stats.lists + probe.informer!.stats.relists > listsBefore, () => JSON.stringify(probe.informer!.stats));
+    await probe.dispose();
+    event(pod.metadata.uid!, 'api-1', 'Pulled', 'after the restart');
+    await until(() => /after the restart/.test(d.render().text), () => d.render().text);
+    assert.equal(manager.adHocWatchCount, 1);
+
+    await manager.stop();
+    assert.equal(manager.adHocWatchCount, 0, 'stopping the manager ends the ad-hoc watches');
+    await manager.start();
+    await until(() => manager.adHocWatchCount === 1 && server.openWatches('events') === 1, () => `ad-hoc ${manager.adHocWatchCount}, open event watches ${server.openWatches('events')}`);
+    event(pod.metadata.uid!, 'api-1', 'Started', 'after the resume');
+    await until(() => /after the resume/.test(d.render().text) && !/STALE/.test(d.render().text), () => d.render().text);
   });
 });

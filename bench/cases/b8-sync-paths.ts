@@ -69,7 +69,24 @@ export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
     notes: [
       `B8: ${count} Pods in ${namespaces} namespaces, ${Math.round(setup.itemBytes)} bytes of JSON each; the limit column of the RSS rows is the heap retained after sync`,
       `B8 RSS before the sync (code and runtime loaded): ${(['ours-watchlist', 'ours-list', 'reference'] as const).map((k) => `${k} ${((m(k, (r) => r.rssBefore) ?? 0) / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
+      ...(['ours-watchlist', 'ours-list', 'reference'] as const).map((k) => `B8 ${k} at its sampled peak RSS (every 10 ms; maxRSS may be higher): ${atPeak(results[k])}`),
       ...failures,
     ],
   };
+}
+
+/**
+ * Where the peak RSS goes (median over runs, MiB): what the heap holds, the heap's capacity
+ * beyond it (mostly V8's young generation, empty right after a scavenge) and memory outside
+ * the heap (code, runtime, native buffers).
+ */
+function atPeak(rs: SyncResult[]): string {
+  const ok = rs.filter((r) => r.atPeak && r.spacesAtPeak);
+  if (!ok.length) return '-';
+  const mib = (f: (r: SyncResult) => number) => `${(median(ok.map(f)) / 2 ** 20).toFixed(0)}`;
+  return (
+    `RSS ${mib((r) => r.atPeak!.rss)} = heap used ${mib((r) => r.atPeak!.heapUsed)}` +
+    ` + heap capacity unused ${mib((r) => r.atPeak!.heapTotal - r.atPeak!.heapUsed)} (of which V8 new space capacity ${mib((r) => r.spacesAtPeak!.new_space?.[0] ?? 0)})` +
+    ` + outside the heap ${mib((r) => r.atPeak!.rss - r.atPeak!.heapTotal)} (external buffers ${mib((r) => r.atPeak!.external)}); MiB`
+  );
 }

@@ -154,6 +154,33 @@ async function sync(t: SyncTask): Promise<SyncResult> {
         informer.on('error', (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))));
         void informer.start();
       });
+  } else if (t.path === 'watchlist') {
+    // The floor of a streaming sync in JavaScript: one streaming list, each line JSON.parsed
+    // (managedFields dropped) and kept, nothing else: no informer, no store, no events.
+    const agent = new https.Agent({ keepAlive: true, ca: t.conn.caPem });
+    start = async () => {
+      const q = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
+      const res = await bareGet(t.conn, agent, `${collectionPath(t.spec, t.namespace)}?${q}`);
+      const objects = new Map<string, unknown>();
+      let pending = '';
+      for await (const c of res) {
+        const lines = (pending + (c as Buffer).toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          if (!line) continue;
+          const ev = JSON.parse(line) as { type: string; object: { metadata: { uid?: string; managedFields?: unknown; annotations?: Record<string, string> } } };
+          if (ev.type === 'BOOKMARK') {
+            if (ev.object.metadata.annotations?.['k8s.io/initial-events-end'] !== 'true') continue;
+            res.destroy();
+            keep.push(objects);
+            return objects.size;
+          }
+          ev.object.metadata.managedFields = undefined;
+          objects.set(ev.object.metadata.uid ?? '', ev.object);
+        }
+      }
+      throw new Error('the streaming list ended before its bookmark');
+    };
   } else {
     const agent = new https.Agent({ keepAlive: true, ca: t.conn.caPem });
     start = async () => {

@@ -46,8 +46,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
-  const history = registerObjectHistory(manager, clock);
   let paused = false;
+  const history = registerObjectHistory(manager, clock, {}, () => paused);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);

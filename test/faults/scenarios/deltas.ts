@@ -104,7 +104,8 @@ export const deltaScenarios: Scenario[] = [
       ctx.createObject('elsewhere', 'other-namespace');
       const target = ctx.server.resourceVersion;
       await until(() => rig.events('bookmark').length >= 2 && rig.informer.stats.watches >= 3, 'bookmark-only watches to cycle');
-      assert.equal(rig.events('backoff').length, 0);
+      const causes = rig.lifecycle.filter((e) => e.type === 'backoff' || e.type === 'watch-closed').map((e) => JSON.stringify(e));
+      assert.equal(rig.events('backoff').length, 0, `no backoff: ${causes.join('\n')}`);
       assert.equal(rig.informer.stats.relists, 0);
       const lastWatch = ctx.server.requests.filter((r) => r.verb === 'watch').at(-1);
       const bookmarked = rig.events('bookmark').map((b) => (b.type === 'bookmark' ? b.resourceVersion : ''));

@@ -1,25 +1,50 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { Socket } from 'node:net';
+import * as tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { CredentialProvider, Credentials } from '../connection/credentials/credentials';
+import { createCredentialProvider } from '../connection/credentials/credential-registry';
+import { withoutExec } from '../connection/credentials/exec-credentials';
+import { credentialFailure } from '../connection/credentials/kubeconfig-credentials';
+import { openConnectTunnel } from '../connection/proxy/connect-tunnel';
+import { proxyRouteFor, type ProxyRoute } from '../connection/proxy/proxy-route';
 import { AbortedError, ApiError, TransportError, statusFromBody } from './api-error';
 import { LineSplitter } from './line-splitter';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from './managed-fields';
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
 
+export interface KubeConfigTransportOptions {
+  /** The credentials of the context's user (a lease from a CredentialRegistry); disposed with the transport. Default: a provider of its own. */
+  credentials?: CredentialProvider;
+  /** The environment proxies are read from (HTTPS_PROXY, NO_PROXY, ...); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The editor's proxy (VS Code `http.proxy`), used where the environment names none. */
+  editorProxy?: string;
+}
+
 /**
- * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server,
- * TLS material, bearer tokens, auth providers and exec plugins (`applyToHTTPSOptions`); this
- * class owns the requests, a keep-alive agent shared by all of them, and their cancellation.
- * The library's own Watch is not used: it aborts quiet watches after 30 s and drops lines it
- * cannot parse.
+ * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server and
+ * TLS material; credentials come from a CredentialProvider (exec plugins through the project's
+ * runner, refreshed once on 401); the route from the proxy rules (kubeconfig proxy-url, then
+ * the environment as kubectl reads it). This class owns the requests, a keep-alive agent per
+ * TLS identity, and their cancellation. The library's own Watch is not used: it aborts quiet
+ * watches after 30 s and drops lines it cannot parse.
  */
 export class KubeConfigTransport implements KubeTransport {
   readonly server: string;
   private readonly base: URL;
-  private agent: http.Agent | undefined;
+  private readonly credentials: CredentialProvider;
+  private readonly route: ProxyRoute;
+  /** The agent for the current TLS identity; earlier ones stay until dispose so their streams finish. */
+  private agent: { tlsKey: string; agent: http.Agent } | undefined;
+  private readonly retiredAgents: http.Agent[] = [];
   private disposed = false;
 
-  constructor(private readonly kc: KubeConfig) {
+  constructor(
+    private readonly kc: KubeConfig,
+    options: KubeConfigTransportOptions = {},
+  ) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new Error('the kubeconfig has no current cluster');
     if (!cluster.server) throw new Error(`cluster "${cluster.name}" has no server address`);
@@ -31,6 +56,13 @@ export class KubeConfigTransport implements KubeTransport {
     }
     this.base = base;
     this.server = `${base.protocol}//${base.host}${base.pathname === '/' ? '' : base.pathname}`;
+    this.route = proxyRouteFor(base, { kubeconfigProxyUrl: cluster.proxyUrl, env: options.env ?? process.env, editorProxy: options.editorProxy });
+    this.credentials = options.credentials ?? createCredentialProvider(kc);
+  }
+
+  /** How requests reach the server (for logs and tooltips through describeProxyRoute). */
+  get proxyRoute(): ProxyRoute {
+    return this.route;
   }
 
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
@@ -91,8 +123,10 @@ export class KubeConfigTransport implements KubeTransport {
 
   dispose(): void {
     this.disposed = true;
-    this.agent?.destroy();
+    this.agent?.agent.destroy();
     this.agent = undefined;
+    for (const a of this.retiredAgents.splice(0)) a.destroy();
+    this.credentials.dispose();
   }
 
   /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
@@ -107,7 +141,11 @@ export class KubeConfigTransport implements KubeTransport {
     }
   }
 
-  /** Sends a GET and resolves with the response once its headers arrive. */
+  /**
+   * Sends a GET and resolves with the response once its headers arrive. A 401 refreshes the
+   * credentials (once per user, shared) and retries at once when they changed; a 401 with fresh
+   * credentials is returned as it is (the caller reports `unauthorized`).
+   */
   private async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<http.IncomingMessage> {
     if (this.disposed) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
@@ -115,14 +153,38 @@ export class KubeConfigTransport implements KubeTransport {
     url.pathname = `${this.base.pathname.replace(/\/$/, '')}${path}`;
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
 
-    const options: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+    const used = await this.currentCredentials(signal);
+    const res = await this.send(url, used, signal);
+    if (res.statusCode !== 401) return res;
+    const fresh = await this.refreshedCredentials(used, signal);
+    if (fresh.generation <= used.generation) return res;
+    res.resume();
+    return this.send(url, fresh, signal);
+  }
+
+  /** The provider's credentials; failures become a TransportError coded ECREDENTIALS without secrets. */
+  private async currentCredentials(signal: AbortSignal): Promise<Credentials> {
     try {
-      await this.kc.applyToHTTPSOptions(options);
+      return await this.credentials.get(signal);
     } catch (err) {
-      throw new TransportError(credentialFailure(err), 'ECREDENTIALS');
+      throw credentialError(err, signal);
     }
+  }
+
+  private async refreshedCredentials(used: Credentials, signal: AbortSignal): Promise<Credentials> {
+    try {
+      return await this.credentials.refresh(used, signal);
+    } catch (err) {
+      throw credentialError(err, signal);
+    }
+  }
+
+  private async send(url: URL, creds: Credentials, signal: AbortSignal): Promise<http.IncomingMessage> {
     if (signal.aborted) throw new AbortedError(abortReason(signal));
-    options.agent = this.agentFor(options);
+    const options: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json', ...creds.headers } };
+    options.agent = await this.agentFor(creds);
+    if (this.disposed) throw new AbortedError('transport disposed');
+    if (signal.aborted) throw new AbortedError(abortReason(signal));
     const mod = url.protocol === 'http:' ? http : https;
 
     return new Promise<http.IncomingMessage>((resolve, reject) => {
@@ -144,28 +206,67 @@ export class KubeConfigTransport implements KubeTransport {
   }
 
   /**
-   * One keep-alive agent for every request of this transport, built from the TLS material the
-   * library resolved. Proxied clusters keep the library's proxy agent.
+   * One keep-alive agent per TLS identity (`tlsKey`): a rotated client certificate gets a new
+   * agent, so new connections present it while streams on the old one run to their end.
+   * CONNECT proxies tunnel inside the agent; SOCKS keeps the library's proxy agent.
    */
-  private agentFor(options: https.RequestOptions): http.Agent | undefined {
-    if (this.kc.getCurrentCluster()?.proxyUrl) return options.agent as http.Agent | undefined;
-    if (!this.agent) {
-      this.agent =
-        this.base.protocol === 'http:'
-          ? new http.Agent({ keepAlive: true })
-          : new https.Agent({
-              keepAlive: true,
-              ca: options.ca,
-              cert: options.cert,
-              key: options.key,
-              pfx: options.pfx,
-              passphrase: options.passphrase,
-              rejectUnauthorized: options.rejectUnauthorized,
-              servername: options.servername,
-            });
-    }
-    return this.agent;
+  private async agentFor(creds: Credentials): Promise<http.Agent | undefined> {
+    if (this.route.kind === 'library-agent') return this.libraryProxyAgent();
+    if (this.agent?.tlsKey === creds.tlsKey) return this.agent.agent;
+    if (this.agent) this.retiredAgents.push(this.agent.agent);
+    const agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true, ...creds.tls });
+    if (this.route.kind === 'connect') tunnelThrough(agent, this.route.proxy, this.base.protocol === 'https:');
+    this.agent = { tlsKey: creds.tlsKey, agent };
+    return agent;
   }
+
+  private libraryAgent: http.Agent | undefined;
+
+  /** client-node's SOCKS agent, from the configuration without exec (so the library never runs a plugin). */
+  private async libraryProxyAgent(): Promise<http.Agent | undefined> {
+    if (!this.libraryAgent) {
+      const options: https.RequestOptions = { headers: {} };
+      try {
+        await withoutExec(this.kc).applyToHTTPSOptions(options);
+      } catch (err) {
+        throw new TransportError(credentialFailure(err), 'ECREDENTIALS');
+      }
+      this.libraryAgent = options.agent as http.Agent | undefined;
+      if (this.libraryAgent) this.retiredAgents.push(this.libraryAgent);
+    }
+    return this.libraryAgent;
+  }
+}
+
+/**
+ * Makes `agent` open its connections through a CONNECT tunnel (Node's Agent accepts an
+ * asynchronous createConnection with a callback). TLS to the server runs inside the tunnel.
+ */
+function tunnelThrough(agent: http.Agent, proxy: URL, secure: boolean): void {
+  type Callback = (err: Error | null, socket?: Socket) => void;
+  const target = agent as unknown as { createConnection: (options: tls.ConnectionOptions & { host?: string; port?: number }, cb: Callback) => undefined };
+  target.createConnection = (options, cb) => {
+    const ctl = new AbortController();
+    openConnectTunnel(proxy, { host: String(options.host ?? 'localhost'), port: Number(options.port) }, ctl.signal).then(
+      (socket) => {
+        if (!secure) return cb(null, socket);
+        const servername = options.servername ?? (isIpLiteral(String(options.host)) ? undefined : String(options.host));
+        cb(null, tls.connect({ ...options, socket, servername }));
+      },
+      (err: Error) => cb(err),
+    );
+    return undefined;
+  };
+}
+
+function isIpLiteral(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+function credentialError(err: unknown, signal: AbortSignal): Error {
+  if (err instanceof AbortedError || signal.aborted) return new AbortedError(abortReason(signal));
+  if (err instanceof TransportError) return err;
+  return new TransportError(credentialFailure(err), 'ECREDENTIALS');
 }
 
 function abortReason(signal: AbortSignal): string {
@@ -229,17 +330,4 @@ function toTransportError(err: Error & { code?: string }): TransportError {
   // Node reports a response cut off by the peer as "aborted", which reads like our own abort.
   if (err.message === 'aborted') return new TransportError('the server closed the connection (ECONNRESET)', err.code ?? 'ECONNRESET');
   return new TransportError(err.message || err.code || 'network error', err.code);
-}
-
-/**
- * Credential failures (an exec plugin that failed, an unreadable key file) are reported
- * without the underlying message: exec plugins may print tokens on stderr.
- */
-function credentialFailure(err: unknown): string {
-  const code = (err as { code?: string } | undefined)?.code;
-  const message = err instanceof Error ? err.message : '';
-  // The library's own configuration checks carry no secrets and say what to fix.
-  if (/HTTP protocol is not allowed|Unsupported proxy type/.test(message)) return message;
-  if (code === 'ENOENT') return 'a credential file named in the kubeconfig does not exist';
-  return 'the kubeconfig credentials could not be obtained (exec plugin or auth provider failed)';
 }

@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { CredentialRegistry } from '../connection/credentials/credential-registry';
 import { KubeConfigTransport, type KubeTransport } from '../informer';
 
 /** The connection settings of one context, as `selectContext` produced them. */
@@ -6,6 +7,10 @@ export interface TransportTarget {
   contextName: string;
   /** A configuration holding only this context, its cluster and its user, set as current. */
   kubeConfig: KubeConfig;
+  /** Where the context's user gets its credentials, shared with every other context on that user. */
+  credentials?: CredentialRegistry;
+  /** The editor's proxy (VS Code `http.proxy`), used where the environment names none. */
+  editorProxy?: string;
 }
 
 /**
@@ -14,5 +19,13 @@ export interface TransportTarget {
  */
 export type TransportFactory = (target: TransportTarget) => KubeTransport;
 
-/** The default: client-node's kubeconfig handling (auth, TLS, proxies) under the engine's transport. */
-export const kubeConfigTransportFactory: TransportFactory = (target) => new KubeConfigTransport(target.kubeConfig);
+/** The default: client-node's kubeconfig handling (TLS, SOCKS) under the engine's transport, credentials shared per user. */
+export const kubeConfigTransportFactory: TransportFactory = (target) => {
+  const credentials = target.credentials?.acquire(target.kubeConfig);
+  try {
+    return new KubeConfigTransport(target.kubeConfig, { credentials, editorProxy: target.editorProxy });
+  } catch (err) {
+    credentials?.dispose();
+    throw err;
+  }
+};

@@ -11,6 +11,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type {
@@ -74,7 +75,7 @@ export class FakeApiServer {
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
-    this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem }, handler) : http.createServer(handler);
+    this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     this.connections.attach(this.server);
   }
 
@@ -302,6 +303,8 @@ export class FakeApiServer {
     const route = parsePath(url.pathname);
     const method = req.method ?? 'GET';
     const record: RequestRecord = { verb: verbOf(route, method, query), method, path: url.pathname, query, status: 0, at: Date.now() };
+    const clientCert = clientCertFingerprint(req);
+    if (clientCert) record.clientCert = clientCert;
     if (route.kind === 'resource') {
       record.resource = qualifiedName(route);
       if (route.namespace !== undefined) record.namespace = route.namespace;
@@ -457,4 +460,10 @@ function verbOf(route: Route, method: string, query: Record<string, string>): Re
 function forbiddenVerb(verb: RequestVerb, method: string): string {
   if (verb === 'list' || verb === 'watch' || verb === 'get') return verb;
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
+}
+
+/** The SHA-256 fingerprint of the client certificate presented on the request's TLS connection, if any (F27). */
+function clientCertFingerprint(req: http.IncomingMessage): string | undefined {
+  const socket = req.socket as Partial<TLSSocket>;
+  return socket.getPeerCertificate?.()?.fingerprint256 || undefined;
 }

@@ -132,6 +132,8 @@ export interface RequestRecord {
   at: number;
   /** The fault type applied to the request, if any. */
   faulted?: Fault['type'];
+  /** SHA-256 fingerprint of the client certificate presented on the connection, if any. */
+  clientCert?: string;
 }
 
 /** A watch event as written on the wire. */

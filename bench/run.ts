@@ -13,9 +13,11 @@ import { b3 } from './cases/b3-scale';
 import { b4 } from './cases/b4-reconnect';
 import { b5 } from './cases/b5-tree-refresh';
 import { b6 } from './cases/b6-quiet-requests';
+import { b8 } from './cases/b8-sync-paths';
+import { b9 } from './cases/b9-health-panel';
 import { buildChildren, Harness, ROOT, type CaseContext, type CaseResult, type Row, type Verdict } from './support/harness';
 
-const CASES: Record<string, (ctx: CaseContext) => Promise<CaseResult>> = { B1: b1, B2: b2, B3: b3, B4: b4, B6: b6, B5: b5 };
+const CASES: Record<string, (ctx: CaseContext) => Promise<CaseResult>> = { B1: b1, B2: b2, B3: b3, B4: b4, B6: b6, B5: b5, B8: b8, B9: b9 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[] } {
   const quick = argv.includes('--quick');
@@ -46,14 +48,14 @@ function ratio(a: number | null, b: number | null): string {
 }
 
 function table(rows: Row[], verdicts: Verdict[]): string {
-  const head = ['case', 'metric', 'ours', 'reference', 'limit', 'ours/ref', 'ours/limit', 'target', 'met?'];
+  const head = ['case', 'metric', 'path', 'ours', 'reference', 'limit', 'ours/ref', 'ours/limit', 'target', 'met?'];
   const body = rows.map((r) => {
-    const v = verdicts.find((x) => x.case === r.case && x.metric === r.metric);
+    const v = verdicts.find((x) => x.case === r.case && x.metric === r.metric && x.path === r.path);
     const met = v?.met === null || v === undefined ? '-' : v.met ? 'yes' : 'NO';
-    return [r.case, r.metric, fmt(r.ours, r.unit), fmt(r.reference, r.unit), fmt(r.limit, r.unit), ratio(r.ours, r.reference), ratio(r.ours, r.limit), v?.target ?? '', met];
+    return [r.case, r.metric, r.path ?? '', fmt(r.ours, r.unit), fmt(r.reference, r.unit), fmt(r.limit, r.unit), ratio(r.ours, r.reference), ratio(r.ours, r.limit), v?.target ?? '', met];
   });
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (i >= 3 && i <= 7 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   return [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 

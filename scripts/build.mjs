@@ -1,8 +1,17 @@
-// Bundles the extension and the CLI with esbuild. `--production` minifies; `--watch` rebuilds on change.
+// Bundles the extension and the CLI with esbuild. `--production` minifies and leaves no source map
+// (not even one from an earlier development build); `--watch` rebuilds on change; `--out DIR`
+// writes somewhere other than dist/ (the build test uses it).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+import { copyFileSync, chmodSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 
+process.chdir(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'));
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const outFlag = process.argv.indexOf('--out');
+const out = outFlag >= 0 ? path.resolve(process.argv[outFlag + 1]) : 'dist';
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -17,11 +26,49 @@ const common = {
   external: ['vscode'],
 };
 
+/**
+ * The Watch Health webview: a browser script (uPlot included) and its styles, in dist/webview/,
+ * the only folder the webview may load from. uPlot's own stylesheet is copied beside ours.
+ */
+const webview = {
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  entryPoints: { health: 'src/webview/health/main.ts', 'health-style': 'src/webview/health/health.css' },
+  outdir: `${out}/webview`,
+  plugins: [
+    {
+      name: 'copy-uplot-css',
+      setup(build) {
+        build.onEnd(() => {
+          fs.mkdirSync(`${out}/webview`, { recursive: true });
+          fs.copyFileSync('node_modules/uplot/dist/uPlot.min.css', `${out}/webview/uPlot.min.css`);
+        });
+      },
+    },
+  ],
+};
+
 const targets = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/extension.ts'], outfile: `${out}/extension.js` },
+  // dist/cli.js is src/cli/node-version-check.cjs: it checks the Node version, then loads this bundle.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: `${out}/cli-bundle.js` },
+  webview,
 ];
 
+/** The CLI's unbundled entry, and no source map left over from an earlier development build. */
+function finish() {
+  mkdirSync(out, { recursive: true });
+  copyFileSync('src/cli/node-version-check.cjs', `${out}/cli.js`);
+  chmodSync(`${out}/cli.js`, 0o755);
+  if (production) for (const f of readdirSync(out, { recursive: true })) if (String(f).endsWith('.map')) rmSync(path.join(out, String(f)));
+}
+
+finish();
 if (watch) {
   for (const options of targets) {
     const ctx = await esbuild.context(options);

@@ -12,11 +12,13 @@
 //                               npm for the dependency tree nor packs node_modules/
 //   --allow-missing-repository  package.json has no `repository` field; vsce would otherwise ask
 //                               "Continue? [y/N]"
-//   --no-rewrite-relative-links without a repository vsce cannot turn README links and images that
-//                               are relative (a screenshot, a link to a source file) into absolute
-//                               URLs, and refuses to package; this keeps them as they are (they
-//                               resolve on GitHub; a `repository` field would make vsce rewrite them
-//                               for the Marketplace page instead)
+//   --no-rewrite-relative-links without a repository vsce cannot turn README links that are
+//                               relative (a link to a source file) into absolute URLs, and refuses
+//                               to package; this keeps them as they are
+//   --readme-path dist/README.md the README as VS Code's extension page can show it: that page drops
+//                               an image whose source is not http(s), so the packaged copy names
+//                               each screenshot in words instead of showing a broken image; the
+//                               repository's README.md keeps its images for GitHub
 // The list is read from the .vsix itself (its zip central directory), so it is what a user gets.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -82,7 +84,7 @@ function zipEntries(file) {
   return { entries, bytes: buf.length };
 }
 
-/** What a .vsix of this extension may hold: vsce's own two files, and under extension/ the six kinds. */
+/** What a .vsix of this extension may hold: vsce's own two files, and under extension/ the bundles, media and docs. */
 const ALLOWED = [
   /^\[Content_Types\]\.xml$/,
   /^extension\.vsixmanifest$/,
@@ -91,10 +93,39 @@ const ALLOWED = [
   /^extension\/changelog\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
+  /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css)$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
 ];
 /** ...and must hold at least these. */
-const REQUIRED = ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md', 'extension/changelog.md'];
+const REQUIRED = [
+  'extension/package.json',
+  'extension/dist/extension.js',
+  'extension/dist/webview/health.js',
+  'extension/dist/webview/health-style.css',
+  'extension/dist/webview/uPlot.min.css',
+  'extension/readme.md',
+  'extension/changelog.md',
+];
+
+/**
+ * README.md as the .vsix carries it, written to dist/README.md for vsce: every relative image
+ * (`![alt](docs/x.png)`) becomes a line naming the picture and where it is. VS Code's extension
+ * page shows README images from http(s) URLs only (its sanitizer drops relative and data: sources,
+ * and its CSP allows https: and data: only), so a relative image there is a broken one, and the
+ * manifest has no `repository` for vsce to turn it into an https URL. Returns how many it replaced.
+ */
+function writePackagedReadme() {
+  let replaced = 0;
+  const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8').replace(/!\[([^\]]*)\]\(([^)\s]+)\)/g, (whole, alt, src) => {
+    if (/^https:/i.test(src)) return whole;
+    if (!fs.existsSync(path.join(root, decodeURI(src)))) fail(`README.md: the image ${src} does not exist`);
+    replaced++;
+    return `*Screenshot, \`${src}\` in the source repository: ${alt}*`;
+  });
+  fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'dist/README.md'), text);
+  return replaced;
+}
 
 function kib(n) {
   return `${(n / 1024).toFixed(1)} KiB`;
@@ -105,7 +136,8 @@ function main() {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.rmSync(out, { force: true });
 
-  const args = ['--no', 'vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--out', out];
+  const replaced = writePackagedReadme();
+  const args = ['--no', 'vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '--readme-path', 'dist/README.md', '--out', out];
   process.stderr.write(`package: npx ${args.join(' ')}\n`);
   const started = Date.now();
   const result = spawnSync('npx', args, {
@@ -136,7 +168,13 @@ function main() {
   if (missing.length > 0) fail(`missing from the package: ${missing.join(', ')}`);
   // The bundle must be the production one: minified, without a source map reference.
   // (Read from the package, not from dist/, which another build may have rewritten since.)
+  const readme = entries.find((e) => e.name.toLowerCase() === 'extension/readme.md').read().toString('utf8');
+  const relativeImages = [...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]).filter((src) => !/^https:/i.test(src));
+  if (relativeImages.length > 0) fail(`the packaged README has images VS Code's extension page cannot show: ${relativeImages.join(', ')}`);
+  process.stderr.write(`package: README with ${replaced} screenshot(s) named in words\n`);
   const bundle = entries.find((e) => e.name === 'extension/dist/extension.js').read().toString('utf8');
+  const webviewBundle = entries.find((e) => e.name === 'extension/dist/webview/health.js').read().toString('utf8');
+  if (/\/\/# sourceMappingURL=/.test(webviewBundle)) fail('the packaged dist/webview/health.js is not a production build (it has a source map)');
   if (/\/\/# sourceMappingURL=/.test(bundle)) fail('the packaged dist/extension.js is not a production build (it has a source map); is `vscode:prepublish` still `npm run build -- --production`?');
   process.stderr.write(`package: done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }

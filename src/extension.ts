@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
+import { HealthRecorder } from './health';
 import { systemClock } from './informer';
 import { WatchManager } from './manager';
+import { markerLine } from './ui/health';
 import { registerConfigCommands } from './vscode/config-commands';
+import { registerHealthPanel, type HealthPanelRegistration } from './vscode/health-panel';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
-import { onDidChangeSettings, readWatchConfig } from './vscode/settings';
+import { onDidChangeSettings, readConnectionSettings, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
@@ -28,13 +31,18 @@ export interface KubeWatchApi {
   readonly statusBar: StatusBarRegistration;
   readonly log: LogChannelRegistration;
   readonly history: ObjectHistoryRegistration;
+  /** The Watch Health panel: its recorder, and whether the panel or any of its timers and listeners is open. */
+  readonly health: HealthPanelRegistration;
   readonly isPaused: () => boolean;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const clock = systemClock;
-  const manager = new WatchManager(readWatchConfig(), { clock });
+  const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings() });
   running = manager;
+  // Before anything starts the manager, so the recording begins with the first state.
+  const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
+  const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
@@ -42,12 +50,15 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   let paused = false;
   const setPaused = async (value: boolean) => {
     paused = value;
+    recorder.setPaused(value);
     statusBar.setPaused(value);
     await vscode.commands.executeCommand('setContext', 'kubeWatch.paused', value);
   };
 
   context.subscriptions.push(
     { dispose: () => manager.dispose() },
+    recorder,
+    health,
     log,
     statusBar,
     tree,
@@ -70,13 +81,14 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
       },
     }),
     onDidChangeSettings(() => {
+      recorder.setWindow(readHealthWindowMs());
       if (!paused) void manager.update(readWatchConfig());
     }),
     manager.watchKubeconfigFiles(),
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, isPaused: () => paused };
+  return { manager, tree, statusBar, log, history, health, isPaused: () => paused };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

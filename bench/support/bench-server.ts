@@ -6,6 +6,10 @@
  * that it is not the bottleneck. Every client reads the same bytes.
  *
  * Requests are attributed by bearer token: `Bearer bench-<label>`.
+ *
+ * With `watchList` on (as 1.32/1.34), a watch with `sendInitialEvents=true` streams every object
+ * as ADDED, then the `k8s.io/initial-events-end` BOOKMARK, then goes on as a watch of the current
+ * mode; with it off (as 1.26/1.33) such a request gets 422, naming sendInitialEvents.
  */
 import * as https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -16,7 +20,8 @@ import { eventLine, groupVersion, type RenderedObject, type ResourceSpec } from 
 export interface RequestRecord {
   /** performance.now() of the server process. */
   at: number;
-  verb: 'list' | 'watch' | 'other';
+  /** 'watchlist': a watch with sendInitialEvents=true (a streaming list). */
+  verb: 'list' | 'watch' | 'watchlist' | 'other';
   label: string;
   path: string;
   resourceVersion?: string;
@@ -61,6 +66,8 @@ export class BenchServer {
   /** The global resourceVersion: every list answers with it. */
   rv = 1;
   watchMode: WatchMode = { mode: 'hold' };
+  /** The WatchList feature: streaming lists served (true) or refused with 422 (false). */
+  watchList = false;
   /** Real milliseconds per server second (timeoutSeconds, the default watch timeout). */
   msPerSecond = 1000;
   private streamChunks: Buffer[] = [];
@@ -232,7 +239,8 @@ export class BenchServer {
     const m =
       /^\/api\/(v1)(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(url.pathname) ??
       /^\/apis\/([^/]+)\/([^/]+)(?:\/namespaces\/([^/]+))?\/([^/]+)$/.exec(url.pathname);
-    const record: RequestRecord = { at: performance.now(), verb: m ? (watch ? 'watch' : 'list') : 'other', label, path: url.pathname };
+    const watchList = watch && q.get('sendInitialEvents') === 'true';
+    const record: RequestRecord = { at: performance.now(), verb: m ? (watchList ? 'watchlist' : watch ? 'watch' : 'list') : 'other', label, path: url.pathname };
     if (q.has('resourceVersion')) record.resourceVersion = q.get('resourceVersion')!;
     if (q.has('limit')) record.limit = q.get('limit')!;
     if (q.has('timeoutSeconds')) record.timeoutSeconds = q.get('timeoutSeconds')!;
@@ -248,7 +256,10 @@ export class BenchServer {
     const [group, version, namespace, resource] = m.length === 4 ? ['', m[1], m[2], m[3]] : [m[1], m[2], m[3], m[4]];
     const col = this.collections.get(keyOf(group, version, resource));
     if (!col) return this.status(res, 404, 'NotFound', 'the server could not find the requested resource');
-    if (watch) return this.serveWatch(req, res, col, label, q);
+    if (watchList && !this.watchList) {
+      return this.status(res, 422, 'Invalid', 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', 'sendInitialEvents');
+    }
+    if (watch) return this.serveWatch(req, res, col, label, q, watchList ? namespace ?? null : undefined);
     return void this.serveList(res, col, namespace, q);
   }
 
@@ -277,8 +288,9 @@ export class BenchServer {
     return undefined;
   }
 
-  private status(res: ServerResponse, code: number, reason: string, message: string): void {
-    const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  private status(res: ServerResponse, code: number, reason: string, message: string, field?: string): void {
+    const details = field ? { causes: [{ reason: 'FieldValueForbidden', message: message.slice(message.indexOf('Forbidden')), field }] } : undefined;
+    const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, details, code });
     res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   }
@@ -334,12 +346,18 @@ export class BenchServer {
     res.end(Buffer.concat(parts));
   }
 
-  private serveWatch(req: IncomingMessage, res: ServerResponse, col: Collection, label: string, q: URLSearchParams): void {
+  /**
+   * `initialOf`: for a streaming list, the namespace whose objects come first (null: all of them);
+   * undefined for a plain watch.
+   */
+  private serveWatch(req: IncomingMessage, res: ServerResponse, col: Collection, label: string, q: URLSearchParams, initialOf?: string | null): void {
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private', 'Transfer-Encoding': 'chunked' });
     res.flushHeaders();
     const w: OpenWatch = { res, socket: req.socket, label, timers: [], collection: col };
     this.watches.add(w);
     res.on('close', () => this.finish(w));
+    // A streaming list's initial events come first; in stream mode the pre-rendered events follow them.
+    const initial = initialOf !== undefined ? this.initialEvents(w, col, initialOf ?? undefined) : undefined;
     const ts = Number(q.get('timeoutSeconds') ?? 0);
     const seconds = ts > 0 ? ts : 1800 * (1 + Math.random());
     const deadline = seconds * this.msPerSecond;
@@ -351,7 +369,9 @@ export class BenchServer {
       }, deadline),
     );
     const mode = this.watchMode;
-    if (mode.mode === 'stream' && q.get('resourceVersion') === this.streamFromRv) {
+    if (mode.mode === 'stream' && initial) {
+      void initial.then(() => this.stream(w, this.streamChunks));
+    } else if (mode.mode === 'stream' && q.get('resourceVersion') === this.streamFromRv) {
       void this.stream(w, this.streamChunks);
     } else if (mode.mode === 'quiet' && (q.get('allowWatchBookmarks') === 'true' || q.get('allowWatchBookmarks') === '1')) {
       const spec = col.spec;
@@ -365,6 +385,29 @@ export class BenchServer {
       };
       w.timers.push(setTimeout(tick, every));
     }
+  }
+
+  /** The streaming list's initial events: every object as ADDED (1 MiB writes), then the annotated bookmark. */
+  private async initialEvents(w: OpenWatch, col: Collection, namespace: string | undefined): Promise<void> {
+    let [start, end] = [0, col.items.length];
+    if (namespace !== undefined) [start, end] = col.ranges.get(namespace) ?? [0, 0];
+    const spec = col.spec;
+    let part: string[] = [];
+    let size = 0;
+    for (let i = start; i < end; i++) {
+      const o = col.items[i];
+      const line = eventLine('ADDED', spec, o, o.rv);
+      part.push(line);
+      size += line.length;
+      if (size >= 1 << 20) {
+        if (!this.watches.has(w)) return;
+        if (!w.res.write(part.join(''))) await drained(w.res);
+        part = [];
+        size = 0;
+      }
+    }
+    part.push(`{"type":"BOOKMARK","object":{"kind":"${spec.kind}","apiVersion":"${groupVersion(spec)}","metadata":{"resourceVersion":"${this.rv}","annotations":{"k8s.io/initial-events-end":"true"}}}}\n`);
+    if (this.watches.has(w)) w.res.write(part.join(''));
   }
 
   private async stream(w: OpenWatch, chunks: Buffer[]): Promise<void> {

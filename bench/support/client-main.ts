@@ -9,8 +9,10 @@ import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
-import { Informer, KubeConfigTransport, acceleratedClock } from '../../src/informer';
+import { Informer, KubeConfigTransport, acceleratedClock, systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
+import { HealthRecorder } from '../../src/health';
+import { HealthFeed, HealthViewModel, markerLine } from '../../src/ui/health';
 import { WatchTreeModel, type TreeNode } from '../../src/ui/tree';
 import { collectionPath, type ResourceSpec } from './datasets';
 import { benchResource } from './resources';
@@ -25,12 +27,17 @@ export interface Conn {
   label: string;
 }
 
+/** How our informer makes its initial list: paginated LIST, or one streaming list (WatchList). */
+export type SyncPath = 'list' | 'watchlist';
+
 export interface SyncTask {
   kind: ClientKind;
   conn: Conn;
   spec: ResourceSpec;
   namespace?: string;
   expect: number;
+  /** Ours only; default 'list'. */
+  path?: SyncPath;
 }
 
 export interface SyncResult {
@@ -39,6 +46,8 @@ export interface SyncResult {
   objects: number;
   /** Peak resident set size of the process, bytes. */
   maxRss: number;
+  /** Resident set size just before the sync started (the process with its code loaded), bytes. */
+  rssBefore: number;
 }
 
 export interface StreamTask {
@@ -48,6 +57,8 @@ export interface StreamTask {
   namespace: string;
   events: number;
   fromRv: string;
+  /** Ours only; default 'list'. */
+  path?: SyncPath;
 }
 
 export interface StreamResult {
@@ -64,6 +75,8 @@ export interface ManyTask {
   scale?: number;
   /** The reference restarts this long after an 'error' event, as its informer example does. */
   restartOnErrorMs?: number;
+  /** Ours only: the initial-list path; default 'auto'. */
+  path?: SyncPath;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -109,7 +122,8 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   let start: () => Promise<number>;
   if (t.kind === 'ours') {
     const kc = kubeConfig(t.conn);
-    const informer = new Informer({ transport: new KubeConfigTransport(kc), type: t.spec, namespace: t.namespace });
+    const streamingList = t.path === 'watchlist' ? 'always' : 'never';
+    const informer = new Informer({ transport: new KubeConfigTransport(kc), type: t.spec, namespace: t.namespace, streamingList });
     // A handler like the reference's 'add' listener, so both deliver every object to someone.
     let adds = 0;
     informer.addHandler({ onAdd: () => void adds++ });
@@ -147,6 +161,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
     };
   }
   const base = await settleHeap();
+  const rssBefore = process.memoryUsage().rss;
   const t0 = performance.now();
   const objects = await start();
   const ms = performance.now() - t0;
@@ -154,7 +169,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   await new Promise((r) => setTimeout(r, 100));
   const retainedBytes = (await settleHeap()) - base;
   if (objects !== t.expect) throw new Error(`${t.kind} synced ${objects} objects, expected ${t.expect}`);
-  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024 };
+  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024, rssBefore };
 }
 
 async function stream(t: StreamTask): Promise<StreamResult> {
@@ -174,7 +189,8 @@ async function stream(t: StreamTask): Promise<StreamResult> {
     }
   };
   if (t.kind === 'ours') {
-    const informer = new Informer({ transport: new KubeConfigTransport(kubeConfig(t.conn)), type: t.spec, namespace: t.namespace });
+    const streamingList = t.path === 'watchlist' ? 'always' : 'never';
+    const informer = new Informer({ transport: new KubeConfigTransport(kubeConfig(t.conn)), type: t.spec, namespace: t.namespace, streamingList });
     informer.addHandler({ onUpdate: onEvent });
     informer.start();
     await done;
@@ -231,7 +247,8 @@ async function startMany(t: ManyTask): Promise<null> {
   if (t.kind === 'ours') {
     const transport = new KubeConfigTransport(kc);
     const clock = scale > 1 ? acceleratedClock(scale) : undefined;
-    const informers = t.watches.map((w) => new Informer({ transport, type: w.spec, namespace: w.namespace, clock }));
+    const streamingList = t.path === undefined ? 'auto' : t.path === 'watchlist' ? 'always' : 'never';
+    const informers = t.watches.map((w) => new Informer({ transport, type: w.spec, namespace: w.namespace, clock, streamingList }));
     for (const i of informers) i.start();
     stopMany = async () => {
       await Promise.all(informers.map((i) => i.stop()));
@@ -268,6 +285,8 @@ export interface TreeTask {
   conn: Conn;
   /** kubectl spellings, watched in all namespaces. */
   resources: string[];
+  /** The initial-list path; default 'auto'. */
+  path?: SyncPath;
 }
 
 export interface TreeResult {
@@ -306,7 +325,8 @@ async function treeStart(t: TreeTask): Promise<{ objects: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'kw-bench-'));
   const path = join(dir, 'config');
   writeFileSync(path, kubeConfig(t.conn).exportConfig());
-  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path });
+  const streamingList = t.path === undefined ? undefined : t.path === 'watchlist' ? 'always' : 'never';
+  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path, streamingList });
   const model = new WatchTreeModel(manager);
   const state = { manager, model, dir, events: 0, renderMs: 0, at: [] as number[] };
   tree = state;
@@ -351,8 +371,119 @@ async function treeMeasure(p: { durationMs: number }): Promise<TreeResult> {
   };
 }
 
+export interface HealthTask {
+  conn: Conn;
+  resources: string[];
+}
+
+export interface HealthWindow {
+  /** Process CPU (user + system) over the window, milliseconds. */
+  cpuMs: number;
+  seconds: number;
+  events: number;
+  snapshots: number;
+  /** Time spent building and serialising snapshots (inside the CPU above), milliseconds. */
+  snapshotMs: number;
+  bytesPerSnapshot: number;
+}
+
+/**
+ * B9: one WatchManager under churn; the Watch Health recorder and an open panel's feed are
+ * switched on and off between measuring windows, so that the two modes see the same load in the
+ * same process. The feed's messages are serialised the way VS Code's postMessage does (JSON).
+ */
+let health:
+  | {
+      manager: WatchManager;
+      dir: string;
+      events: number;
+      panel?: { recorder: HealthRecorder; feed: HealthFeed };
+      snapshots: number;
+      snapshotMs: number;
+      bytes: number;
+    }
+  | undefined;
+
+async function healthStart(t: HealthTask): Promise<{ objects: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'kw-bench-'));
+  const path = join(dir, 'config');
+  writeFileSync(path, kubeConfig(t.conn).exportConfig());
+  const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path });
+  const state: NonNullable<typeof health> = { manager, dir, events: 0, snapshots: 0, snapshotMs: 0, bytes: 0 };
+  health = state;
+  manager.addHandler({ onUpdate: () => state.events++ });
+  await manager.start();
+  const deadline = performance.now() + 60_000;
+  while (!manager.entries().every((e) => e.state.phase === 'watching' && e.state.synced)) {
+    if (performance.now() > deadline) throw new Error(`the watches did not sync: ${JSON.stringify(manager.entries().map((e) => [e.label, e.state.phase, e.error]))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { objects: manager.entries().reduce((n, e) => n + (e.informer?.store.size ?? 0), 0) };
+}
+
+function healthPanel(p: { on: boolean }): null {
+  const s = health!;
+  if (p.on && !s.panel) {
+    const recorder = new HealthRecorder(s.manager, { clock: systemClock, lineOf: markerLine });
+    const model = new HealthViewModel(recorder, () => s.manager.entries());
+    const feed = new HealthFeed(
+      recorder,
+      (now) => {
+        const t0 = performance.now();
+        const snapshot = model.snapshot(now);
+        s.bytes += JSON.stringify(snapshot).length; // what postMessage serialises
+        s.snapshotMs += performance.now() - t0;
+        s.snapshots++;
+        return snapshot;
+      },
+      () => undefined,
+      systemClock,
+    );
+    feed.start();
+    s.panel = { recorder, feed };
+  } else if (!p.on && s.panel) {
+    s.panel.feed.dispose();
+    s.panel.recorder.dispose();
+    s.panel = undefined;
+  }
+  return null;
+}
+
+async function healthMeasure(p: { durationMs: number }): Promise<HealthWindow> {
+  const s = health!;
+  const events0 = s.events;
+  const snapshots0 = s.snapshots;
+  const snapshotMs0 = s.snapshotMs;
+  const bytes0 = s.bytes;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, p.durationMs));
+  const cpu = process.cpuUsage(cpu0);
+  const snapshots = s.snapshots - snapshots0;
+  return {
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    seconds: (performance.now() - t0) / 1000,
+    events: s.events - events0,
+    snapshots,
+    snapshotMs: s.snapshotMs - snapshotMs0,
+    bytesPerSnapshot: snapshots > 0 ? (s.bytes - bytes0) / snapshots : 0,
+  };
+}
+
 serveRpc({
   sync,
+  healthStart,
+  healthPanel,
+  healthMeasure,
+  async healthStop() {
+    if (health) {
+      healthPanel({ on: false });
+      await health.manager.stop();
+      rmSync(health.dir, { recursive: true, force: true });
+      health = undefined;
+    }
+    return null;
+  },
   treeStart,
   treeMeasure,
   async treeStop() {

@@ -166,6 +166,8 @@ export class Harness {
 export interface Row {
   case: string;
   metric: string;
+  /** Which initial-list path our informer took: paginated LIST or one streaming list (WatchList). */
+  path?: 'list' | 'watchlist';
   unit: string;
   better: 'lower' | 'higher';
   ours: number | null;
@@ -178,6 +180,7 @@ export interface Row {
 export interface Verdict {
   case: string;
   metric: string;
+  path?: 'list' | 'watchlist';
   target: string;
   met: boolean | null;
   note?: string;

@@ -16,6 +16,8 @@ export type Generator =
 export interface SetupParams {
   collections: { spec: ResourceSpec; data: Generator }[];
   watchMode: WatchMode;
+  /** Serve streaming lists (WatchList, as 1.32/1.34); default false (422, as 1.26/1.33). */
+  watchList?: boolean;
   msPerSecond?: number;
   /** Pre-render this many MODIFIED events of the first collection. */
   streamEvents?: number;
@@ -63,6 +65,7 @@ serveRpc({
     s.setCollections(cols);
     s.rv = rv;
     s.watchMode = p.watchMode;
+    s.watchList = p.watchList ?? false;
     s.msPerSecond = p.msPerSecond ?? 1000;
     s.requests.length = 0;
     const out: SetupResult = { rv: String(rv), objects, itemBytes: objects ? bytes / objects : 0 };

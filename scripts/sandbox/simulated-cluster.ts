@@ -11,12 +11,14 @@
  * - `shop`: Deployments `web` (2) and `api` (1) with their ReplicaSets and Pods (all Running and
  *   ready), a Service and a ConfigMap each, a `blue-widget`;
  * - `monitoring`: Deployments `prometheus` and `grafana` with their ReplicaSets and Pods, a ConfigMap;
- * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff), the Pod
+ * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff; stuck past its
+ *   progress deadline, `Progressing=False ProgressDeadlineExceeded`, as its controller marks it), the Pod
  *   `postgres-0` (the one the sandbox deletes and re-creates while the watch is down), a
  *   ConfigMap, a Service, a `gold-widget` still reconciling;
  * - `batch`: a Completed and a Failed job Pod; the churn adds a job Pod every few seconds;
- * - Events for what happened to them, and one custom resource type, `widgets.example.com`
- *   (v1, kind Widget).
+ * - Events for what happened to them (some repeated, with their counts), and one custom resource
+ *   type, `widgets.example.com` (v1, kind Widget), with its CustomResourceDefinition (printer
+ *   columns Phase, Size, Color).
  * Every write goes through the server, so watches see it exactly as they would a real cluster's.
  * (The browser tests rely on `shop` holding only Running, ready Pods and on `default/debug`.)
  */
@@ -39,7 +41,32 @@ export const SERVED_TYPES = [
   'deployments.apps',
   'replicasets.apps',
   'widgets.example.com',
+  'customresourcedefinitions.apiextensions.k8s.io',
 ] as const;
+
+/** The Widget type's definition, with the printer columns `kubectl get widgets` would show. */
+export const WIDGET_CRD = {
+  metadata: { name: 'widgets.example.com' },
+  spec: {
+    group: 'example.com',
+    names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+    scope: 'Namespaced',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        additionalPrinterColumns: [
+          { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+          { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+          { name: 'Color', type: 'string', jsonPath: '.spec.color', priority: 1 },
+          { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+        ],
+      },
+    ],
+  },
+};
 
 export const CONTEXT = 'simulated';
 
@@ -121,6 +148,7 @@ export class SimulatedCluster {
     const cluster = new SimulatedCluster(server, kubeconfigPath, context, ownDir, log);
     server.defineResource({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'] });
     server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
+    server.defineResource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd'] });
     if (opts.seed ?? true) cluster.seed();
     log(`API server on ${server.url} (resourceVersion ${server.resourceVersion}); kubeconfig ${kubeconfigPath}, context ${context}`);
     return cluster;
@@ -138,6 +166,7 @@ export class SimulatedCluster {
   // ---- objects ------------------------------------------------------------------------------
 
   private seed(): void {
+    this.server.create('customresourcedefinitions.apiextensions.k8s.io', WIDGET_CRD);
     for (const name of ['default', 'kube-system', 'shop', 'monitoring', 'payments', 'batch']) {
       this.server.create('namespaces', { metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
     }
@@ -173,7 +202,9 @@ export class SimulatedCluster {
     this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
-    this.createEvent('payments', 'ledger-6d5f7c8b9-z9w4c', 'Pod', 'BackOff', 'Back-off restarting failed container main in pod ledger-6d5f7c8b9-z9w4c_payments', 'Warning');
+    this.createEvent('payments', 'ledger', 'Deployment', 'ScalingReplicaSet', 'Scaled up replica set ledger-6d5f7c8b9 to 2', 'Normal', { lastSeenAgoMs: 15 * 60_000 });
+    this.createEvent('payments', 'ledger-6d5f7c8b9-z9w4c', 'Pod', 'Pulled', 'Container image "registry.example.com/payments/ledger:3.2.0" already present on machine', 'Normal', { count: 6, lastSeenAgoMs: 4 * 60_000 });
+    this.createEvent('payments', 'ledger-6d5f7c8b9-z9w4c', 'Pod', 'BackOff', 'Back-off restarting failed container main in pod ledger-6d5f7c8b9-z9w4c_payments', 'Warning', { count: 6, lastSeenAgoMs: 30_000 });
     this.server.create('widgets.example.com', { metadata: { namespace: 'payments', name: 'gold-widget', generation: 2 }, spec: { size: 5, color: 'gold' }, status: { phase: 'Reconciling', observedGeneration: 1 } });
 
     // batch: finished job Pods
@@ -191,7 +222,7 @@ export class SimulatedCluster {
     const labels = opts.labels ?? { app: name };
     const replicas = suffixes.length;
     const available = suffixes.filter((s) => !opts.crashing?.includes(s)).length;
-    const deployment = this.server.create('deployments.apps', deploymentObject(namespace, name, replicas, available, labels, opts.image));
+    const deployment = this.server.create('deployments.apps', deploymentObject(namespace, name, replicas, available, labels, opts.image, { stuck: available < replicas, replicaSet: `${name}-${hash}` }));
     const rsName = `${name}-${hash}`;
     const rs = this.server.create('replicasets.apps', replicaSetObject(namespace, rsName, { ...labels, 'pod-template-hash': hash }, replicas, available, { kind: 'Deployment', name, uid: deployment.metadata.uid }));
     for (const suffix of suffixes) {
@@ -222,9 +253,23 @@ export class SimulatedCluster {
     return this.server.delete('pods', namespace, name);
   }
 
-  /** A Deployment with `replicas`, all available unless `available` says otherwise. */
+  /** A Deployment with `replicas`, all available unless `available` says otherwise (then progressing). */
   createDeployment(namespace: string, name: string, replicas: number, available = replicas): KubeObjectJson {
     return this.server.create('deployments.apps', deploymentObject(namespace, name, replicas, available));
+  }
+
+  /**
+   * The Deployment's progress deadline passes without progress: its controller sets
+   * `Progressing=False` with reason ProgressDeadlineExceeded (replicas unchanged), as
+   * `kubectl rollout status` then reports "exceeded its progress deadline".
+   */
+  stallDeployment(namespace: string, name: string): KubeObjectJson {
+    const current = this.server.get('deployments.apps', namespace, name);
+    if (!current) throw new Error(`stallDeployment: no deployment ${namespace}/${name}`);
+    const st = current.status as { conditions?: { type: string }[] };
+    const conditions = (st.conditions ?? []).filter((c) => c.type !== 'Progressing');
+    conditions.push(progressingCondition('stuck', `${name}-${hashOf(name)}`));
+    return this.server.update('deployments.apps', { ...current, status: { ...st, conditions } });
   }
 
   scaleDeployment(namespace: string, name: string, replicas: number, available = replicas): KubeObjectJson {
@@ -234,8 +279,22 @@ export class SimulatedCluster {
     return this.server.update('deployments.apps', { ...current, spec: { ...(current.spec as object), replicas }, status: next.status });
   }
 
-  createEvent(namespace: string, objectName: string, objectKind: string, reason: string, message: string, type: 'Normal' | 'Warning' = 'Normal'): KubeObjectJson {
-    const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  /**
+   * An Event about `objectName`. `opts.count` repeats (default 1), `opts.lastSeenAgoMs` when it
+   * was last seen (default now; the first sighting a minute per repeat before it).
+   */
+  createEvent(
+    namespace: string,
+    objectName: string,
+    objectKind: string,
+    reason: string,
+    message: string,
+    type: 'Normal' | 'Warning' = 'Normal',
+    opts: { count?: number; lastSeenAgoMs?: number } = {},
+  ): KubeObjectJson {
+    const count = opts.count ?? 1;
+    const last = Date.now() - (opts.lastSeenAgoMs ?? 0);
+    const stamp = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
     return this.server.create('events', {
       metadata: { namespace, generateName: `${objectName}.` },
       involvedObject: { kind: objectKind, namespace, name: objectName },
@@ -243,9 +302,9 @@ export class SimulatedCluster {
       message,
       type,
       source: { component: reason === 'FailedScheduling' || reason === 'Scheduled' ? 'default-scheduler' : 'kubelet', host: 'node-1' },
-      count: 1,
-      firstTimestamp: now,
-      lastTimestamp: now,
+      count,
+      firstTimestamp: stamp(last - (count - 1) * 60_000),
+      lastTimestamp: stamp(last),
     });
   }
 
@@ -569,17 +628,73 @@ export function podObject(namespace: string, name: string, opts: PodOptions = {}
     status: {
       phase,
       conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }],
-      containerStatuses: [{ name: 'main', ready, restartCount: opts.restarts ?? 0, state }],
+      containerStatuses: [
+        {
+          name: 'main',
+          ready,
+          restartCount: opts.restarts ?? 0,
+          state,
+          // The last restart's end, which kubectl's RESTARTS shows as "6 (40s ago)".
+          ...(opts.restarts ? { lastState: { terminated: { reason: 'Error', exitCode: 1, finishedAt: new Date(Date.now() - 40_000).toISOString().replace(/\.\d{3}Z$/, 'Z') } } } : {}),
+        },
+      ],
     },
   };
 }
 
-export function deploymentObject(namespace: string, name: string, replicas: number, available: number, labels: Record<string, string> = { app: name }, image = 'registry.example.com/app:1.0'): KubeObjectJson {
+/**
+ * A Deployment as its controller writes it: replicas, and the Available and Progressing
+ * conditions (progressing while replicas are missing; `stuck`: past its progress deadline).
+ */
+export function deploymentObject(
+  namespace: string,
+  name: string,
+  replicas: number,
+  available: number,
+  labels: Record<string, string> = { app: name },
+  image = 'registry.example.com/app:1.0',
+  opts: { stuck?: boolean; replicaSet?: string } = {},
+): KubeObjectJson {
+  const replicaSet = opts.replicaSet ?? `${name}-${hashOf(name)}`;
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const availableCondition =
+    available >= replicas
+      ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: now, lastTransitionTime: now }
+      : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.', lastUpdateTime: now, lastTransitionTime: now };
+  const progress = opts.stuck ? 'stuck' : available >= replicas ? 'done' : 'progressing';
   return {
     metadata: { namespace, name, labels, generation: 1 },
-    spec: { replicas, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image }] } } },
-    status: { observedGeneration: 1, replicas, updatedReplicas: replicas, readyReplicas: available, availableReplicas: available, ...(available < replicas ? { unavailableReplicas: replicas - available } : {}) },
+    spec: { replicas, progressDeadlineSeconds: 600, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image }] } } },
+    status: {
+      observedGeneration: 1,
+      replicas,
+      updatedReplicas: replicas,
+      readyReplicas: available,
+      availableReplicas: available,
+      ...(available < replicas ? { unavailableReplicas: replicas - available } : {}),
+      conditions: [availableCondition, progressingCondition(progress, replicaSet)],
+    },
   };
+}
+
+/** The Progressing condition the deployment controller writes: done, still progressing, or stuck past the deadline. */
+function progressingCondition(progress: 'done' | 'progressing' | 'stuck', replicaSet: string): { type: string } & Record<string, string> {
+  const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  switch (progress) {
+    case 'done':
+      return { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${replicaSet}" has successfully progressed.`, lastUpdateTime: now, lastTransitionTime: now };
+    case 'progressing':
+      return { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${replicaSet}" is progressing.`, lastUpdateTime: now, lastTransitionTime: now };
+    case 'stuck':
+      return { type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded', message: `ReplicaSet "${replicaSet}" has timed out progressing.`, lastUpdateTime: now, lastTransitionTime: now };
+  }
+}
+
+/** A stable, pod-template-hash-like suffix for a Deployment created without one. */
+function hashOf(name: string): string {
+  let h = 0;
+  for (const c of name) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return randomSuffix(h % 100_000).slice(0, 5) + String(h % 10_000).padStart(4, '0');
 }
 
 export function replicaSetObject(namespace: string, name: string, labels: Record<string, string>, replicas: number, available: number, owner: OwnerRef): KubeObjectJson {

@@ -154,6 +154,16 @@ export function forEachLine(stream, onLine) {
  * - `smokeTestDriver`: `--vscode-option enable-smoke-test-driver`, needed for the test payload route.
  * - `extraArgs`: more code-server arguments.
  */
+/**
+ * code-server 4.134 and later pass VS Code options through `--vscode-option`; earlier releases
+ * know no such option (nor VS Code's own flag) and run the test payload without it.
+ */
+function smokeTestDriverArgs(paths) {
+  const pkg = JSON.parse(fs.readFileSync(path.join(path.dirname(paths.entry), '..', '..', 'package.json'), 'utf8'));
+  const [major, minor] = String(pkg.version).split('.').map(Number);
+  return major > 4 || (major === 4 && minor >= 134) ? ['--vscode-option', 'enable-smoke-test-driver'] : [];
+}
+
 export function startCodeServer(paths, { userDataDir, extensionsDir, configFile, env = {}, bindAddr = '127.0.0.1:0', smokeTestDriver = false, extraArgs = [], onOutput = () => {}, log = () => {} }) {
   const args = [
     paths.entry,
@@ -167,7 +177,7 @@ export function startCodeServer(paths, { userDataDir, extensionsDir, configFile,
     '--config', configFile,
     '--extensions-dir', extensionsDir,
     '--user-data-dir', userDataDir,
-    ...(smokeTestDriver ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
+    ...(smokeTestDriver ? smokeTestDriverArgs(paths) : []),
     ...extraArgs,
   ];
   log(`starting code-server: ${paths.node} ${args.join(' ')}`);

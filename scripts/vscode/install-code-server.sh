@@ -2,20 +2,27 @@
 # Installs what the tests inside a real VS Code need, on a Debian machine, as root, without stdin:
 #   - Debian packages: chromium (the browser Playwright drives), libkrb5-dev (headers for the
 #     `kerberos` native module), and the C/C++ toolchain node-gyp needs.
-#   - Node 24 with its headers, from the npm package `node-linux-<arch>` (the package `node`
-#     installs that one and keeps only its binary; the headers are what node-gyp needs as
-#     `nodedir` to build code-server's native modules for Node 24, nothing is downloaded).
-#   - code-server (VS Code in a browser) from npm, built for that Node 24.
+#   - The Node that VS Code's release runs its extension host on (24 for the newest), with its
+#     headers, from the npm package `node-linux-<arch>` (the package `node` installs that one and
+#     keeps only its binary; the headers are what node-gyp needs as `nodedir` to build
+#     code-server's native modules for that Node, nothing is downloaded).
+#   - code-server (VS Code in a browser) from npm, built for that Node.
 # Everything but the Debian packages goes into .cache/code-server/ in the repo (git-ignored):
-#   .cache/code-server/node/  Node 24 (node/node_modules/node-linux-<arch>/{bin/node,include/node})
+#   .cache/code-server/node/  Node (node/node_modules/node-linux-<arch>/{bin/node,include/node})
 #   .cache/code-server/app/   code-server (app/node_modules/code-server/out/node/entry.js)
 #   .cache/code-server/bin/   code-server and node wrappers
 # Idempotent: a finished install leaves a stamp; a second run checks it and does nothing.
-# Environment: CODE_SERVER_HOME overrides the cache folder; SKIP_APT=1 skips the Debian step.
+# Environment: CODE_SERVER_HOME overrides the cache folder; SKIP_APT=1 skips the Debian step;
+# CODE_SERVER_VERSION and NODE_VERSION choose another code-server and the Node it runs on (the
+# one its VS Code's Electron ships: code-server's extension host runs on the Node that starts
+# it). The oldest supported VS Code is tested with
+#   CODE_SERVER_VERSION=4.105.1 NODE_VERSION=22.19.0 CODE_SERVER_HOME=.cache/code-server-oldest
+# (VS Code 1.105, Electron 37.6, Node 22.19: see package.json engines.vscode and the README).
 set -euo pipefail
 
-CODE_SERVER_VERSION=4.139.1
-NODE_VERSION=24.21.0
+# The newest supported VS Code (1.139) by default.
+CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
+NODE_VERSION="${NODE_VERSION:-24.21.0}"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 HOME_DIR="${CODE_SERVER_HOME:-$ROOT/.cache/code-server}"
@@ -82,11 +89,11 @@ mkdir -p "$HOME_DIR"
 export npm_config_fund=false npm_config_audit=false npm_config_update_notifier=false
 export npm_config_loglevel="${npm_config_loglevel:-warn}"
 
-# --- Node 24 with headers --------------------------------------------------------------------
+# --- Node with headers --------------------------------------------------------------------
 if [[ -x "$NODE_BIN" && "$("$NODE_BIN" --version)" == "v$NODE_VERSION" && -f "$NODE_DIR/include/node/common.gypi" ]]; then
   log "Node $NODE_VERSION already in $NODE_DIR"
 else
-  log "npm install $NODE_PKG@$NODE_VERSION (Node 24 binary and headers) into $HOME_DIR/node"
+  log "npm install $NODE_PKG@$NODE_VERSION (Node binary and headers) into $HOME_DIR/node"
   rm -rf "$HOME_DIR/node"
   mkdir -p "$HOME_DIR/node"
   printf '{ "private": true }\n' >"$HOME_DIR/node/package.json"
@@ -101,11 +108,15 @@ ln -sfn "$NODE_BIN" "$HOME_DIR/bin/node"
 # --- code-server -----------------------------------------------------------------------------
 log "npm install code-server@$CODE_SERVER_VERSION into $APP_DIR (builds native modules for Node $NODE_VERSION; takes minutes)"
 rm -rf "$APP_DIR"
-mkdir -p "$APP_DIR"
-printf '{ "private": true }\n' >"$APP_DIR/package.json"
+# Built outside the repository, then moved in: npm puts the node_modules/.bin of every folder
+# above a package on its scripts' PATH, and the repository's holds the `node` package's Node 24,
+# which would then build code-server's native modules for the wrong Node.
+BUILD_DIR="$(mktemp -d "${TMPDIR:-/tmp}/code-server-build.XXXXXX")"
+trap 'rm -rf "$BUILD_DIR"' EXIT
+printf '{ "private": true }\n' >"$BUILD_DIR/package.json"
 (
-  cd "$APP_DIR"
-  # Node 24 first on PATH: npm (a `#!/usr/bin/env node` script), code-server's postinstall (which
+  cd "$BUILD_DIR"
+  # That Node first on PATH: npm (a `#!/usr/bin/env node` script), code-server's postinstall (which
   # checks the Node major in npm's user agent) and node-gyp all run on it.
   export PATH="$HOME_DIR/bin:$PATH"
   # Run from an npm script, the outer npm's settings arrive as npm_config_* variables, and the
@@ -122,14 +133,26 @@ printf '{ "private": true }\n' >"$APP_DIR/package.json"
   # npm 11 ignores `unsafe-perm`: as root it runs scripts as the folder's owner, root here.
   export npm_config_nodedir="$NODE_DIR"
   export JOBS="${JOBS:-2}"
+  # code-server releases before 4.134 refuse to install as root unless this is set (npm 11 no
+  # longer knows the option; their postinstall reads the variable).
+  export npm_config_unsafe_perm=true
   log "node $(node --version), npm $(npm --version), nodedir $npm_config_nodedir"
-  npm install --no-package-lock --foreground-scripts "code-server@$CODE_SERVER_VERSION"
+  # Without scripts first: some releases pin a dependency of their VS Code to a GitHub commit,
+  # which their postinstall cannot fetch here; it is replaced by its registry release, then the
+  # install scripts (native builds, code-server's postinstall) run.
+  npm install --no-package-lock --ignore-scripts "code-server@$CODE_SERVER_VERSION"
+  node "$ROOT/scripts/vscode/unpin-git-dependencies.mjs" node_modules/code-server
+  # Likewise ripgrep, which older releases download from GitHub: seeded from the registry.
+  bash "$ROOT/scripts/vscode/seed-ripgrep-cache.sh" node_modules/code-server
+  npm rebuild --foreground-scripts
 )
+mkdir -p "$(dirname "$APP_DIR")"
+mv "$BUILD_DIR" "$APP_DIR"
 [[ -f "$ENTRY" ]] || { log "code-server entry $ENTRY is missing"; exit 1; }
 
 cat >"$HOME_DIR/bin/code-server" <<'EOF'
 #!/bin/sh
-# code-server on its own Node 24 (written by scripts/vscode/install-code-server.sh).
+# code-server on its own Node (written by scripts/vscode/install-code-server.sh).
 here="$(cd "$(dirname "$0")" && pwd)"
 exec "$here/node" "$here/../app/node_modules/code-server/out/node/entry.js" "$@"
 EOF

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { STREAMING_LIST_MODES, type StreamingListMode } from '../informer/streaming-list-memory';
 
 /** The command line is wrong. Invariant: `message` is one line, meant for `kube-watch: <message>`. */
 export class UsageError extends Error {
@@ -22,6 +23,8 @@ export interface WatchArgs {
   context?: string;
   /** A positive whole number of seconds. */
   timeoutSeconds?: number;
+  /** --streaming-list: how the initial list is made; omitted = 'auto'. */
+  streamingList?: StreamingListMode;
 }
 
 export type CliArgs = WatchArgs | { command: 'help' } | { command: 'version' };
@@ -45,6 +48,9 @@ Options:
       --kubeconfig PATH      kubeconfig file (default: KUBECONFIG, else ~/.kube/config)
       --context NAME         kubeconfig context (default: the current-context)
       --timeout-seconds N    timeoutSeconds of every watch request (default: random in [300, 600))
+      --streaming-list MODE  auto: one streaming request lists and watches where the server
+                             supports it (Kubernetes 1.32+), else paginated lists (default);
+                             always: streaming only; never: paginated lists only
   -h, --help                 show this help
       --version              show the version
 
@@ -68,6 +74,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
         kubeconfig: { type: 'string' },
         context: { type: 'string' },
         'timeout-seconds': { type: 'string' },
+        'streaming-list': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
         version: { type: 'boolean' },
       },
@@ -98,7 +105,15 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     kubeconfig: nonEmpty(values.kubeconfig, '--kubeconfig'),
     context: nonEmpty(values.context, '--context'),
     timeoutSeconds: positiveInteger(values['timeout-seconds'], '--timeout-seconds'),
+    streamingList: streamingListMode(values['streaming-list']),
   };
+}
+
+function streamingListMode(value: string | undefined): StreamingListMode | undefined {
+  if (value === undefined) return undefined;
+  const mode = STREAMING_LIST_MODES.find((m) => m === value.trim());
+  if (!mode) throw new UsageError(`--streaming-list needs one of ${STREAMING_LIST_MODES.join(', ')}, not "${value}"`);
+  return mode;
 }
 
 function nonEmpty(value: string | undefined, flag: string): string | undefined {

@@ -61,19 +61,20 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
         synced: e.state.synced,
       };
     case 'list-started':
-      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, relist: e.relist };
+      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, relist: e.relist, streaming: e.streaming };
     case 'list-page':
       return { lifecycle: e.type, resourceVersion: rv(), at, page: e.page, items: e.items };
     case 'list-done':
-      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, items: e.items, pages: e.pages, durationMs: e.durationMs };
+      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, items: e.items, pages: e.pages, durationMs: e.durationMs, streaming: e.streaming };
     case 'list-restarted':
+    case 'streaming-list-fallback':
     case 'relist':
     case 'restart':
       return { lifecycle: e.type, resourceVersion: rv(), reason: e.reason, at };
     case 'synced':
       return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, objects: e.objects };
     case 'watch-opened':
-      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, timeoutSeconds: e.timeoutSeconds };
+      return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), at, timeoutSeconds: e.timeoutSeconds, protocol: e.protocol };
     case 'watch-closed':
       return { lifecycle: e.type, resourceVersion: rv(e.resourceVersion), reason: e.reason, at, events: e.events, durationMs: e.durationMs };
     case 'bookmark':
@@ -96,6 +97,8 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
       return { lifecycle: e.type, resourceVersion: rv(), reason: e.message, at, handler: e.handler };
     case 'stopped':
       return { lifecycle: e.type, resourceVersion: rv(), at };
+    case 'resumed':
+      return { lifecycle: e.type, resourceVersion: rv(), at, awaySeconds: Math.round(e.awayMs / 1000) };
   }
 }
 

@@ -1,6 +1,8 @@
 import { contextNamespace, KubeConfigError, loadKubeConfig } from '../cluster/kubeconfig-loader';
 import { resolutionWaitEvents, resolveWithRetry } from '../cluster/resolve-with-retry';
 import { AbortedError, Informer, KubeConfigTransport, resourceTypeName, type Clock, type ResourceType } from '../informer';
+import { clusterKeyOf } from '../connection/registry/cluster-key';
+import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import type { WatchArgs } from './args';
 import type { JsonLinesWriter } from './json-lines';
 import { lifecycleLine, objectEventLine, snapshotLine } from './output-lines';
@@ -10,6 +12,8 @@ export interface WatchIo {
   clock: Clock;
   /** Fires to end the watch (a signal, or standard output gone). */
   stop: AbortSignal;
+  /** Shares the cluster's reachability and wake detection; default one of its own, disposed at the end. */
+  clusterRegistry?: ClusterRegistry;
 }
 
 /**
@@ -25,15 +29,23 @@ export async function runWatch(args: WatchArgs, io: WatchIo): Promise<void> {
   const { kc, contextName } = loadKubeConfig({ path: args.kubeconfig, context: args.context });
   const namespace = args.allNamespaces ? undefined : (args.namespace ?? contextNamespace(kc, contextName) ?? 'default');
 
+  let informer: Informer | undefined;
+  // The CLI's one cluster still gets a registry: its wake detector verifies the connection after a suspend.
+  const registry = io.clusterRegistry ?? new ClusterRegistry();
+  const resumed = registry.onResumed((awayMs) => {
+    if (informer) out.write(lifecycleLine({ type: 'resumed', awayMs, at: clock.now() }, informer.resourceVersion));
+  });
   let transport: KubeConfigTransport;
+  const lease = registry.acquire(clusterKeyOf(kc));
   try {
-    transport = new KubeConfigTransport(kc);
+    transport = new KubeConfigTransport(kc, { lease });
   } catch (err) {
+    lease.dispose();
+    resumed.dispose();
     // The engine's messages here name the cluster and what is wrong with its address, nothing else.
     throw new KubeConfigError(`context "${contextName}": ${err instanceof Error ? err.message : 'unusable cluster'}`);
   }
 
-  let informer: Informer | undefined;
   try {
     let type: ResourceType;
     try {
@@ -60,6 +72,7 @@ export async function runWatch(args: WatchArgs, io: WatchIo): Promise<void> {
       labelSelector: args.labelSelector,
       fieldSelector: args.fieldSelector,
       timeoutSeconds: args.timeoutSeconds,
+      streamingList: args.streamingList,
       clock,
       name: `${contextName}/${resourceTypeName(type)}${type.namespaced && namespace ? ` in ${namespace}` : ''}`,
     });
@@ -79,6 +92,8 @@ export async function runWatch(args: WatchArgs, io: WatchIo): Promise<void> {
   } finally {
     await informer?.stop();
     transport.dispose();
+    resumed.dispose();
+    if (!io.clusterRegistry) registry.dispose();
   }
 }
 

@@ -1,4 +1,4 @@
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../informer';
+import type { Disposable, KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../informer';
 
 /**
  * A transport that forwards to an inner transport which can be replaced, so that informers
@@ -18,6 +18,10 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.server;
   }
 
+  get protocol(): 'h2' | 'http/1.1' | undefined {
+    return this.inner.protocol;
+  }
+
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
     return this.inner.getJson<T>(path, query, signal);
   }
@@ -26,8 +30,26 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.list(path, query, signal, hints);
   }
 
+  /** The inner transport's item-by-item list, or its plain list when it has none. */
+  async listStream(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse> {
+    const inner = this.inner;
+    if (inner.listStream) return inner.listStream(path, query, signal, onItem, hints);
+    const list = await inner.list(path, query, signal, hints);
+    for (const item of list.items ?? []) onItem(item);
+    return { ...list, items: [] };
+  }
+
+  stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {
+    return this.inner.stream(path, query, signal, onChunk, onOpen);
+  }
+
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
+  }
+
+  /** Forwards to the inner transport current at subscription (a sleep subscribes anew each time). */
+  onReachable(listener: () => void): Disposable {
+    return this.inner.onReachable?.(listener) ?? { dispose: () => undefined };
   }
 
   /** Makes `next` the inner transport and returns the previous one, which the caller disposes. */

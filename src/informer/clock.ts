@@ -45,6 +45,29 @@ export function acceleratedClock(factor: number, random: () => number = Math.ran
   };
 }
 
+/**
+ * A clock whose time moves only when one of its timers fires (to that timer's due time); the
+ * timers themselves run `factor` times faster than real time. Between two timers no time passes,
+ * however long real I/O takes: a duration the engine measures between two network events (an
+ * empty watch's life, from its headers to its end) does not grow when the machine is busy. Used
+ * by fault tests whose verdict depends on such a duration.
+ */
+export function steppingClock(factor: number, random: () => number = Math.random): Clock {
+  let now = Date.now();
+  return {
+    now: () => now,
+    setTimer(fn, ms) {
+      const due = now + Math.max(0, ms);
+      const t = setTimeout(() => {
+        if (due > now) now = due;
+        fn();
+      }, Math.max(0, ms) / factor);
+      return { cancel: () => clearTimeout(t) };
+    },
+    random,
+  };
+}
+
 /** A small deterministic PRNG (mulberry32) for seeded tests and chaos runs. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;

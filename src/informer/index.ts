@@ -12,5 +12,7 @@ export * from './managed-fields';
 export * from './resource-type';
 export * from './sleep';
 export * from './store';
+export * from './streaming-list-memory';
+export * from './watch-list';
 export * from './transform';
 export * from './transport';

@@ -7,6 +7,8 @@ import type { LifecycleEvent, TimedLifecycleEvent } from './lifecycle-event';
 import { Reflector, type ReflectorHost } from './reflector';
 import { resourceTypeName, type ResourceType } from './resource-type';
 import { Store, type StoreListener } from './store';
+import { StreamingListMemory, type StreamingListMode } from './streaming-list-memory';
+import { WATCH_LIST_PROGRESS_MS } from './watch-list';
 import { dropManagedFields, type Transform } from './transform';
 import type { KubeTransport } from './transport';
 
@@ -43,12 +45,21 @@ export interface InformerOptions {
   /** Applied to every object before caching; default drops managedFields. */
   transform?: Transform;
   clock?: Clock;
+  /** How lists are made: 'auto' (default: streaming list, falling back to LIST), 'always', 'never'. */
+  streamingList?: StreamingListMode;
+  /**
+   * The cluster's memory of group/versions without the streaming list; pass one per cluster so
+   * that its informers share it. Default: one of the informer's own.
+   */
+  streamingListMemory?: StreamingListMemory;
+  /** Time without an event before a streaming list's bookmark after which it is given up; default 10 s. */
+  watchListProgressMs?: number;
   /** A label for logs, for example `context/pods`. */
   name?: string;
 }
 
 /**
- * Keeps a cache of one resource type true through every way a watch can fail (FAULTS.md):
+ * Keeps a cache of one resource type true through every way a watch can fail (docs/fault-matrix.md):
  * paginated list, watch with bookmarks, relist on expiry, jittered backoff, half-open deadline,
  * uid-aware deltas. It never stops by itself; only `stop()` stops it.
  */
@@ -85,6 +96,9 @@ export class Informer implements ReflectorHost, StoreListener {
       transform: options.transform ?? dropManagedFields,
       clock: this.clock,
       backoff: new Backoff(this.clock, { ...defaultBackoff, ...options.backoff }),
+      streamingList: options.streamingList ?? 'auto',
+      streamingListMemory: options.streamingListMemory ?? new StreamingListMemory(this.clock),
+      watchListProgressMs: options.watchListProgressMs ?? WATCH_LIST_PROGRESS_MS,
     });
   }
 

@@ -7,12 +7,16 @@ import type { InformerState } from './informer-state';
  */
 export type LifecycleEvent =
   | { type: 'state'; state: InformerState }
-  | { type: 'list-started'; relist: boolean; resourceVersion?: string }
+  /** `streaming`: a streaming list (WatchList), one request that lists and then watches. */
+  | { type: 'list-started'; relist: boolean; resourceVersion?: string; streaming?: boolean }
   | { type: 'list-page'; page: number; items: number }
-  | { type: 'list-done'; items: number; pages: number; resourceVersion: string; durationMs: number }
+  | { type: 'list-done'; items: number; pages: number; resourceVersion: string; durationMs: number; streaming?: boolean }
   | { type: 'list-restarted'; reason: string }
+  /** The streaming list is not available here: the paginated LIST is used instead (remembered for the cluster). */
+  | { type: 'streaming-list-fallback'; reason: string }
   | { type: 'synced'; resourceVersion: string; objects: number }
-  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number }
+  /** `protocol`: how the cluster's connection talks, when the transport says ('h2' or 'http/1.1'). */
+  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number; protocol?: string }
   | {
       type: 'watch-closed';
       resourceVersion?: string;
@@ -29,6 +33,8 @@ export type LifecycleEvent =
   | { type: 'warning'; message: string; eventType?: string }
   | { type: 'handler-error'; handler: string; message: string }
   | { type: 'restart'; reason: string }
+  /** The process was away (machine suspended, process stopped) for `awayMs`; its connections are being verified. */
+  | { type: 'resumed'; awayMs: number }
   | { type: 'stopped' };
 
 export type LifecycleEventType = LifecycleEvent['type'];

@@ -1,3 +1,26 @@
+import { TransportError } from './api-error';
+
+/** The default bound on one line of a watch and on one response body: 64 MiB. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A line or a body grew past the bound: the request fails instead of buffering without limit.
+ * A TransportError (code ETOOLARGE), so the reflector backs off and retries like any failed request.
+ */
+export class MessageTooLargeError extends TransportError {
+  constructor(
+    readonly what: 'line' | 'body',
+    readonly limitBytes: number,
+  ) {
+    super(`the server sent a ${what === 'line' ? 'watch event' : 'response'} larger than ${formatBytes(limitBytes)}; giving up on it`, 'ETOOLARGE');
+    this.name = 'MessageTooLargeError';
+  }
+}
+
+function formatBytes(n: number): string {
+  return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
+}
+
 /** Receives one line as bytes, `buf[start, end)`, valid only during the call. */
 export type LineSink = (buf: Buffer, start: number, end: number) => void;
 
@@ -5,12 +28,15 @@ export type LineSink = (buf: Buffer, start: number, end: number) => void;
  * Splits a byte stream into newline-terminated lines without copying whole chunks: a line that
  * lies inside one chunk is handed over in place; only a line spanning chunks is joined.
  * A trailing line without a newline is delivered by `end()`. Blank lines are skipped and a
- * trailing CR is dropped.
+ * trailing CR is dropped. A line longer than `maxLineBytes` makes `push` throw
+ * MessageTooLargeError (the buffered part is dropped).
  */
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private sink: LineSink;
+  /** Bound on one line, newline excluded. */
+  maxLineBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
   /** `onLine` receives each line decoded as UTF-8. */
   constructor(onLine: (line: string) => void) {
@@ -18,9 +44,10 @@ export class LineSplitter {
   }
 
   /** A splitter that hands each line over as bytes, so the receiver decides how to decode it. */
-  static bytes(sink: LineSink): LineSplitter {
+  static bytes(sink: LineSink, maxLineBytes = DEFAULT_MAX_MESSAGE_BYTES): LineSplitter {
     const s = new LineSplitter(() => undefined);
     s.sink = sink;
+    s.maxLineBytes = maxLineBytes;
     return s;
   }
 
@@ -28,6 +55,7 @@ export class LineSplitter {
     let start = 0;
     let nl = chunk.indexOf(10, start);
     while (nl !== -1) {
+      if (this.pendingBytes + (nl - start) > this.maxLineBytes) this.overflow();
       if (this.pendingBytes > 0) {
         this.pending.push(chunk.subarray(start, nl));
         const joined = Buffer.concat(this.pending, this.pendingBytes + (nl - start));
@@ -41,9 +69,16 @@ export class LineSplitter {
       nl = chunk.indexOf(10, start);
     }
     if (start < chunk.length) {
+      if (this.pendingBytes + (chunk.length - start) > this.maxLineBytes) this.overflow();
       this.pending.push(chunk.subarray(start));
       this.pendingBytes += chunk.length - start;
     }
+  }
+
+  private overflow(): never {
+    this.pending = [];
+    this.pendingBytes = 0;
+    throw new MessageTooLargeError('line', this.maxLineBytes);
   }
 
   end(): void {

@@ -129,6 +129,24 @@ export function parseEventWithoutManagedFields(b: Buffer, start = 0, end = b.len
   return clearCut(obj) ? ev : parseWholeEvent(b, start, end);
 }
 
+/** One object (a list item), `b[start, end)`, as JSON.parse gives it but with `metadata.managedFields` undefined. */
+export function parseObjectWithoutManagedFields(b: Buffer, start = 0, end = b.length): unknown {
+  const c = cut(b, start, end, 1);
+  const whole = () => {
+    const obj: unknown = JSON.parse(b.toString('utf8', start, end));
+    drop(obj);
+    return obj;
+  };
+  if (!c) return whole();
+  let obj: unknown;
+  try {
+    obj = JSON.parse(c.text);
+  } catch {
+    return whole();
+  }
+  return clearCut(obj) ? obj : whole();
+}
+
 /**
  * A LIST response body as JSON.parse gives it but with every `items[i].metadata.managedFields`
  * undefined. Throws what JSON.parse throws.

@@ -9,6 +9,15 @@ import { sleep } from './sleep';
 import type { Store } from './store';
 import { dropManagedFields, type Transform } from './transform';
 import type { KubeTransport, ParseHints } from './transport';
+import type { StreamingListMemory, StreamingListMode } from './streaming-list-memory';
+import {
+  InitialEvents,
+  StreamingListIncompleteError,
+  StreamingListUnsupportedError,
+  isInitialEventsEnd,
+  refusesStreamingList,
+  watchListQuery,
+} from './watch-list';
 
 /** What a reflector needs from the informer that owns it. */
 export interface ReflectorHost {
@@ -39,6 +48,12 @@ export interface ReflectorOptions {
   transform: Transform;
   clock: Clock;
   backoff: Backoff;
+  /** How the list is made: streaming (WatchList) with fallback, streaming only, or paginated LIST only. */
+  streamingList: StreamingListMode;
+  /** The cluster's memory of group/versions without the streaming list (shared by its informers). */
+  streamingListMemory: StreamingListMemory;
+  /** Time without any event before the initial-events-end bookmark after which the streaming list is given up. */
+  watchListProgressMs: number;
 }
 
 /** Why a loop iteration ended, and what to do next. */
@@ -90,10 +105,27 @@ type WatchOutcome = 'timeout' | 'early' | 'short';
  */
 export class Reflector {
   private resourceVersion = '';
+  /** A complete list is needed before the next watch (cleared when one is published). */
+  private needList = true;
+  private relistReason: string | undefined;
+  /** The last resourceVersion is expired or too large: the next streaming list starts from scratch (''). */
+  private resourceVersionUnavailable = false;
   /** Whether the current loop iteration's watch got its response headers (it was open). */
   private watchOpened = false;
   /** With the default transform, the transport need not build managedFields at all. */
   private readonly hints: ParseHints | undefined;
+  /** Whether the last attempt (list or watch) failed; survives a restart. */
+  private lastAttemptFailed = false;
+  /** When the backoff after the last failure ends (clock ms); survives a restart. */
+  private retryAt = 0;
+  /**
+   * Whether a restart already skipped the backoff wait since the last attempt that waited it
+   * out: a restart retries at once only once, so repeated restarts do not burst lists at a
+   * failing server.
+   */
+  private restartSkippedWait = false;
+  /** Whether the current loop iteration's watch failed with a transport error right after opening. */
+  private watchFailedAtOnce = false;
 
   constructor(
     private readonly host: ReflectorHost,
@@ -108,24 +140,42 @@ export class Reflector {
 
   /** Runs until `signal` fires. Never rejects. */
   async run(signal: AbortSignal): Promise<void> {
-    let needList = true;
-    let relistReason: string | undefined;
+    this.needList = true;
+    this.relistReason = undefined;
     let consecutiveFailures = 0;
     let lastErrorKey = '';
     let sameErrorCount = 0;
     let retriesAtOnce = 0;
-    this.o.backoff.reset(); // a (re)start is a fresh beginning: attempts count from 1 again
+    if (!this.lastAttemptFailed) {
+      this.o.backoff.reset(); // a (re)start after health is a fresh beginning: attempts count from 1 again
+    } else if (this.restartSkippedWait && this.retryAt > this.o.clock.now()) {
+      // A second restart while the server keeps failing waits out the backoff the first one skipped.
+      const reason = 'restarted while failing: waiting out the backoff';
+      this.host.setPhase('backing-off', reason, this.retryAt);
+      try {
+        await sleep(this.o.clock, this.retryAt - this.o.clock.now(), signal);
+      } catch {
+        return;
+      }
+      this.restartSkippedWait = false;
+    } else {
+      this.restartSkippedWait = true; // the backoff is kept: a failure now waits longer
+    }
     this.host.setPhase('connecting');
     while (!signal.aborted) {
       this.watchOpened = false;
+      this.watchFailedAtOnce = false;
       try {
-        if (needList) {
-          await this.listAll(signal, relistReason);
-          needList = false;
-          relistReason = undefined;
+        let outcome: WatchOutcome;
+        if (this.needList && this.streams()) {
+          // One request lists and then watches; it publishes the list at its bookmark.
+          outcome = await this.watchOnce(signal, true);
+        } else {
+          if (this.needList) await this.listAll(signal, this.relistReason);
+          outcome = await this.watchOnce(signal, false);
         }
-        const outcome = await this.watchOnce(signal);
         if (outcome === 'short') throw new ShortWatchError();
+        this.lastAttemptFailed = false;
         consecutiveFailures = 0;
         retriesAtOnce = 0;
         lastErrorKey = '';
@@ -146,20 +196,27 @@ export class Reflector {
         continue; // F04: a watch that reached its timeout is re-opened at once
       } catch (err) {
         if (signal.aborted) break;
+        if (err instanceof StreamingListUnsupportedError && this.o.streamingList === 'auto') {
+          // F33/F34: remembered for the cluster's group/version; the paginated LIST at once.
+          this.o.streamingListMemory.remember(groupVersion(this.o.type), err.why);
+          this.host.emit({ type: 'streaming-list-fallback', reason: err.why });
+          continue;
+        }
         const decision = this.decide(err);
         // An open watch lost after a healthy run: likely every watch of the cluster at once (B4).
         const spread = consecutiveFailures === 0 && this.watchOpened;
         consecutiveFailures++;
-        const key = errorKey(err);
+        this.lastAttemptFailed = true;
+        const key = errorKey(err) + (this.watchFailedAtOnce ? ':at-once' : '');
         sameErrorCount = key === lastErrorKey ? sameErrorCount + 1 : 1;
         lastErrorKey = key;
-        if (!decision.relist && sameErrorCount >= 2 && repeatsLeadToRelist(err)) {
+        if (!decision.relist && sameErrorCount >= 2 && (repeatsLeadToRelist(err) || this.watchFailedAtOnce)) {
           decision.relist = true;
           decision.relistReason = `the same error repeated: ${decision.reason}`;
         }
         if (decision.relist) {
-          needList = true;
-          relistReason = decision.relistReason ?? decision.reason;
+          this.needList = true;
+          this.relistReason = decision.relistReason ?? decision.reason;
         }
         let wait = decision.wait;
         // Retrying at once (expiry, a bad line) is right once or twice, never as a loop.
@@ -168,14 +225,29 @@ export class Reflector {
         retriesAtOnce = 0;
         const { delayMs, attempt } = this.delayFor(wait, spread);
         const retryAt = this.o.clock.now() + delayMs;
+        this.retryAt = retryAt;
         this.host.setPhase(decision.phase, decision.reason, retryAt);
         this.host.emit({ type: 'backoff', attempt, delayMs: Math.round(delayMs), cause: decision.reason, retryAt });
         try {
-          await sleep(this.o.clock, delayMs, signal);
+          // The cluster answering again (to any informer) ends the wait early, within 1 s.
+          await sleep(this.o.clock, delayMs, signal, this.o.transport.onReachable?.bind(this.o.transport));
         } catch {
           break;
         }
+        this.restartSkippedWait = false;
       }
+    }
+  }
+
+  /** Whether the next list is a streaming list (WatchList). */
+  private streams(): boolean {
+    switch (this.o.streamingList) {
+      case 'never':
+        return false;
+      case 'always':
+        return true;
+      case 'auto':
+        return this.o.streamingListMemory.refusal(groupVersion(this.o.type)) === undefined;
     }
   }
 
@@ -190,6 +262,15 @@ export class Reflector {
   /** Maps a failure to what happens next. Pure except for counting stats and logging. */
   private decide(err: unknown): Decision {
     const stats = this.host.stats;
+    if (err instanceof StreamingListUnsupportedError) {
+      // Only with streamingList 'always': no fallback, the state says why.
+      stats.errors++;
+      return { relist: true, wait: 'backoff', phase: 'backing-off', reason: err.message };
+    }
+    if (err instanceof StreamingListIncompleteError) {
+      stats.errors++;
+      return { relist: true, wait: 'backoff', phase: 'backing-off', reason: err.message };
+    }
     if (err instanceof ShortWatchError) {
       stats.errors++;
       // One early close may be a server shutting down gracefully; a repeat relists (F20).
@@ -197,13 +278,17 @@ export class Reflector {
     }
     if (err instanceof ApiError) {
       stats.errors++;
+      this.o.streamingListMemory.connectionSucceeded(); // the server answered
       const msg = describeError(err);
       if (err.isExpired) {
         stats.expiries++;
+        this.resourceVersionUnavailable = true;
         this.host.emit({ type: 'expired', resourceVersion: this.resourceVersion || undefined, message: err.message });
         return { relist: true, relistReason: 'expired', wait: 'none', phase: 'listing', reason: `expired: ${err.message}` };
       }
       if (err.isResourceVersionTooLarge) {
+        // A streaming list cannot wait for a resourceVersion the server does not have: start from scratch.
+        if (this.needList) this.resourceVersionUnavailable = true;
         // F13: wait as advised and retry from the same resourceVersion; a repeat relists.
         return { relist: false, wait: err.retryAfterMs ?? 'backoff', phase: 'backing-off', reason: msg };
       }
@@ -213,6 +298,8 @@ export class Reflector {
         case 403:
           return { relist: true, wait: 'slow', phase: 'forbidden', reason: err.message };
         case 404:
+          // F30: the type (or this version of a CRD) is no longer served: what we cached is gone.
+          if (this.host.store.size > 0) this.host.store.replace([]);
           return { relist: true, wait: 'slow', phase: 'not-found', reason: err.message };
         case 400:
         case 422:
@@ -229,6 +316,7 @@ export class Reflector {
     if (err instanceof TransportError) {
       stats.errors++;
       const unreachable = err.code !== undefined && NETWORK_UNREACHABLE.has(err.code);
+      if (unreachable) this.o.streamingListMemory.connectionFailed();
       return { relist: false, wait: 'backoff', phase: unreachable ? 'unreachable' : 'backing-off', reason: err.message };
     }
     if (err instanceof DeadlineError) {
@@ -253,17 +341,14 @@ export class Reflector {
   }
 
   /**
-   * A consistent, paginated list. A continue token that expires mid-list (F11) restarts the
-   * list from scratch; nothing reaches the store until the last page is in.
+   * A consistent, paginated list (resourceVersion unset: never "0", which may travel back in time
+   * on a lagging cache). A continue token that expires mid-list (F11, F37) falls back to one full
+   * unpaginated list, as client-go's pager does; nothing reaches the store until the list is complete.
    */
   private async listAll(signal: AbortSignal, relistReason: string | undefined): Promise<void> {
-    const stats = this.host.stats;
-    const relist = relistReason !== undefined || stats.lists > 0;
-    if (relistReason !== undefined) this.host.emit({ type: 'relist', reason: relistReason });
-    this.host.setPhase('listing', relistReason);
-    this.host.emit({ type: 'list-started', relist, resourceVersion: this.resourceVersion || undefined });
+    const relist = this.beginList(relistReason, false);
     const started = this.o.clock.now();
-    let restarts = 0;
+    let paginate = this.o.pageSize > 0;
     for (;;) {
       const items: KubeObject[] = [];
       let cont = '';
@@ -271,10 +356,19 @@ export class Reflector {
       let listRv = '';
       try {
         do {
-          const q = this.query(this.o.pageSize > 0 ? { limit: String(this.o.pageSize) } : {});
+          const q = this.query(paginate ? { limit: String(this.o.pageSize) } : {});
           if (cont) q.continue = cont;
-          const page = await this.withDeadline(signal, (s) => this.o.transport.list(this.path, q, s, this.hints), 'list page');
+          const streamed: unknown[] = [];
+          const listStream = paginate ? undefined : this.o.transport.listStream?.bind(this.o.transport);
+          // Unpaginated: items parsed one by one as they arrive, never the whole body as one text.
+          const page = await this.withDeadline(
+            signal,
+            (s) => (listStream ? listStream(this.path, q, s, (item) => streamed.push(item), this.hints) : this.o.transport.list(this.path, q, s, this.hints)),
+            'list page',
+          );
+          this.o.streamingListMemory.connectionSucceeded();
           pages++;
+          if (listStream && page && typeof page === 'object' && Array.isArray(page.items) && page.items.length === 0) page.items = streamed;
           if (!page || typeof page !== 'object' || !Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== 'string') {
             throw new ProtocolError('the server answered the list with something that is not a list');
           }
@@ -284,21 +378,49 @@ export class Reflector {
           cont = page.metadata.continue ?? '';
         } while (cont);
       } catch (err) {
-        if (err instanceof ApiError && err.isExpired && cont && restarts < 3) {
-          restarts++;
-          this.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}` });
+        if (err instanceof ApiError && err.isExpired && cont && paginate) {
+          // client-go's pager: the rest of a paginated list is gone; one full list instead, not a loop.
+          paginate = false;
+          this.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}; listing everything in one request` });
           continue;
         }
         throw err;
       }
-      if (relist) stats.relists++;
-      stats.lists++;
-      this.host.store.replace(items);
-      this.setResourceVersion(listRv, 'list');
-      this.host.emit({ type: 'list-done', items: items.length, pages, resourceVersion: listRv, durationMs: this.o.clock.now() - started });
-      this.host.markSynced(listRv);
+      if (signal.aborted) throw new AbortedError('stopped');
+      this.publishList(items, listRv, relist, pages, started, false);
       return;
     }
+  }
+
+  /** Logs the start of a list (paginated or streaming); returns whether it is a relist. */
+  private beginList(relistReason: string | undefined, streaming: boolean): boolean {
+    const relist = relistReason !== undefined || this.host.stats.lists > 0;
+    if (relistReason !== undefined) this.host.emit({ type: 'relist', reason: relistReason });
+    this.host.setPhase('listing', relistReason);
+    this.host.emit({ type: 'list-started', relist, resourceVersion: this.resourceVersion || undefined, ...(streaming ? { streaming } : {}) });
+    return relist;
+  }
+
+  /** A complete list becomes the store's content; its resourceVersion is the one to watch from. */
+  private publishList(items: KubeObject[], listRv: string, relist: boolean, pages: number, started: number, streaming: boolean): void {
+    const stats = this.host.stats;
+    if (relist) stats.relists++;
+    stats.lists++;
+    this.lastAttemptFailed = false;
+    this.host.store.replace(items);
+    this.setResourceVersion(listRv, 'list');
+    this.needList = false;
+    this.relistReason = undefined;
+    this.resourceVersionUnavailable = false;
+    this.host.emit({
+      type: 'list-done',
+      items: items.length,
+      pages,
+      resourceVersion: listRv,
+      durationMs: this.o.clock.now() - started,
+      ...(streaming ? { streaming } : {}),
+    });
+    this.host.markSynced(listRv);
   }
 
   /** Validates and transforms list items into `out`, giving them the kind the list implies. */
@@ -333,19 +455,35 @@ export class Reflector {
   }
 
   /**
-   * One watch from the current resourceVersion. Resolves with `healthy: false` for a watch that
-   * the server closed early without sending anything (F20); throws for everything else that
-   * went wrong. ERROR events become ApiErrors.
+   * One watch from the current resourceVersion, or (`streaming`) a streaming list that goes on as
+   * the watch: its objects are gathered apart and published at the initial-events-end bookmark,
+   * never before (F32, F35). Resolves with how the watch ended cleanly; throws for everything
+   * else that went wrong. ERROR events become ApiErrors; a server that cannot stream the list
+   * gives a StreamingListUnsupportedError (F33, F34).
    */
-  private async watchOnce(signal: AbortSignal): Promise<WatchOutcome> {
+  private async watchOnce(signal: AbortSignal, streaming: boolean): Promise<WatchOutcome> {
     const timeoutSeconds = this.watchTimeoutSeconds();
-    const startRv = this.resourceVersion;
-    const query = this.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
+    let relist = false;
+    let initial: InitialEvents | undefined;
+    let startRv = this.resourceVersion;
+    let query: Record<string, string>;
+    if (streaming) {
+      if (this.resourceVersionUnavailable) startRv = '';
+      relist = this.beginList(this.relistReason, true);
+      initial = new InitialEvents();
+      query = this.query(watchListQuery(startRv, timeoutSeconds));
+    } else {
+      query = this.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
+    }
     const ctl = new AbortController();
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal.aborted) onOuterAbort(); // stopped between two requests: an 'abort' listener added now would never run
     const clock = this.o.clock;
-    const started = clock.now();
+    /** When the response headers arrived: an empty watch's duration counts from here, not from set-up. */
+    let openedAt = 0;
+    /** When the request was made: a streaming list's duration counts from here, like a LIST's. */
+    const requestedAt = clock.now();
     let events = 0;
     let failure: Error | undefined;
     let opened = false;
@@ -364,6 +502,26 @@ export class Reflector {
       }
       dataTimer = clock.setTimer(tick, deadlineMs / 10);
     };
+    // Streaming only: no event for this long before the bookmark = a server that ignores sendInitialEvents (F34).
+    // One timer re-armed for the time left, rather than one timer per event (100,000 of them in a big list).
+    const progressMs = this.o.watchListProgressMs;
+    let progressTimer: TimerHandle | undefined;
+    let lastProgress = 0;
+    const checkProgress = () => {
+      progressTimer = undefined;
+      if (!initial) return;
+      const left = lastProgress + progressMs - clock.now();
+      if (left > 0) {
+        progressTimer = clock.setTimer(checkProgress, left);
+        return;
+      }
+      ctl.abort(new StreamingListUnsupportedError(`no initial-events-end bookmark after ${Math.round(progressMs / 1000)} s without an event`));
+    };
+    const progressed = () => {
+      if (!initial) return;
+      lastProgress = clock.now();
+      if (!progressTimer) progressTimer = clock.setTimer(checkProgress, progressMs);
+    };
     const host = this.host;
     const stats = host.stats;
     const store = host.store;
@@ -376,25 +534,32 @@ export class Reflector {
     try {
       await this.o.transport.watch(this.path, query, ctl.signal, {
         onOpen: () => {
+          if (signal.aborted) return;
           opened = true;
+          openedAt = clock.now();
           this.watchOpened = true;
+          this.o.streamingListMemory.connectionSucceeded();
           connectTimer?.cancel();
           connectTimer = undefined;
           stats.watches++;
           dataTimer = clock.setTimer(tick, deadlineMs / 10);
-          host.setPhase('watching');
-          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds });
+          progressed();
+          if (!initial) host.setPhase('watching');
+          host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds, protocol: this.o.transport.protocol });
         },
         onData: () => {
           silentTicks = 0;
+          progressed(); // bytes of a large object still arriving are progress too
         },
         onLine: (parsed, text) => {
-          if (failure) return;
+          // Nothing is applied once stopped or restarted, not even the rest of a chunk.
+          if (failure || ctl.signal.aborted) return;
           if (parsed === undefined || typeof parsed !== 'object' || parsed === null) {
             return fail(new ProtocolError(`malformed line in the watch stream: ${truncate(text())}`));
           }
           const ev = parsed as { type?: unknown; object?: unknown };
           const type = ev.type;
+          progressed();
           switch (type) {
             case 'ADDED':
             case 'MODIFIED':
@@ -404,18 +569,35 @@ export class Reflector {
               events++;
               const rv = obj.metadata.resourceVersion as string;
               const t = transform(obj);
-              if (type === 'DELETED') store.remove(t);
-              else store.upsert(t);
+              if (initial) {
+                // Part of the streaming list: kept apart until its bookmark.
+                if (type === 'DELETED') initial.remove(t);
+                else initial.upsert(t);
+                return;
+              }
+              // Recorded before the handlers run, so that they (and a throwing one, F18) see it.
               this.resourceVersion = rv;
               stats.resourceVersion = rv;
               stats.resourceVersionSource = 'event';
               stats.resourceVersionAt = stats.lastEventAt = clock.now();
+              if (type === 'DELETED') store.remove(t);
+              else store.upsert(t);
               return;
             }
             case 'BOOKMARK': {
               const rv = (ev.object as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
               if (typeof rv !== 'string' || rv === '') return fail(new ProtocolError('BOOKMARK event without a resourceVersion', 'BOOKMARK'));
               events++;
+              if (initial) {
+                if (!isInitialEventsEnd(ev.object)) return; // not the end of the list yet
+                // The end of the streaming list: its objects replace the store's, as a LIST's would.
+                const items = initial.take();
+                initial = undefined;
+                progressTimer?.cancel();
+                this.publishList(items, rv, relist, 1, requestedAt, true);
+                host.setPhase('watching');
+                return;
+              }
               this.setResourceVersion(rv, 'bookmark');
               stats.lastBookmarkAt = stats.resourceVersionAt;
               host.emit({ type: 'bookmark', resourceVersion: rv });
@@ -423,10 +605,22 @@ export class Reflector {
             }
             case 'ERROR': {
               const status = (ev.object ?? {}) as ConstructorParameters<typeof ApiError>[0];
-              return fail(new ApiError(status, 'event'));
+              const err = new ApiError(status, 'event');
+              // Before its bookmark, an ERROR other than about our resourceVersion means the
+              // server cannot stream the list (file 90: 500 "RequestWatchProgress is disabled").
+              if (initial && !err.isExpired && !err.isResourceVersionTooLarge) {
+                return fail(new StreamingListUnsupportedError(`ERROR ${describeError(err)} before the initial-events-end bookmark`));
+              }
+              return fail(err);
             }
             default:
-              return fail(new ProtocolError(`unknown watch event type ${JSON.stringify(type)}`, typeof type === 'string' ? type : undefined));
+              // F15: a type this client does not know is logged and skipped; the watch goes on.
+              host.emit({
+                type: 'warning',
+                message: `skipped a watch event of unknown type ${truncate(JSON.stringify(type) ?? 'undefined')}`,
+                eventType: typeof type === 'string' ? type : undefined,
+              });
+              return;
           }
         },
       }, this.hints);
@@ -435,16 +629,25 @@ export class Reflector {
     } finally {
       connectTimer?.cancel();
       dataTimer?.cancel();
+      progressTimer?.cancel();
       signal.removeEventListener('abort', onOuterAbort);
     }
 
-    const durationMs = clock.now() - started;
+    const durationMs = opened ? clock.now() - openedAt : 0;
     if (ctl.signal.aborted && failure === undefined) failure = reasonOf(ctl.signal);
     // A deadline or our own stop arrives as an AbortedError from the transport: report its cause.
     if (failure instanceof AbortedError && ctl.signal.reason instanceof Error) failure = ctl.signal.reason;
+    // The server answered (so a refusal learnt now is not forgotten by the next success).
+    if (failure instanceof ApiError) this.o.streamingListMemory.connectionSucceeded();
+    // F33: the server refuses the streaming list's parameters.
+    if (initial && refusesStreamingList(failure)) failure = new StreamingListUnsupportedError(`422 ${(failure as ApiError).message}`);
+    // A streaming list that ended before its bookmark published nothing (F35).
+    if (initial && !failure && !signal.aborted) failure = new StreamingListIncompleteError();
     // A healthy server ends a watch at its timeout. One that ends at once with nothing in it is broken (F20).
     const outcome: WatchOutcome =
       events > 0 || durationMs >= (timeoutSeconds * 1000) / 2 ? 'timeout' : durationMs < SHORT_WATCH_MS ? 'short' : 'early';
+    // A transport error right after opening, with nothing received, is like a short watch (F20).
+    if (opened && events === 0 && durationMs < SHORT_WATCH_MS && failure instanceof TransportError) this.watchFailedAtOnce = true;
     if (opened) {
       host.emit({
         type: 'watch-closed',
@@ -464,6 +667,7 @@ export class Reflector {
     const ctl = new AbortController();
     const onOuterAbort = () => ctl.abort(new AbortedError('stopped'));
     signal.addEventListener('abort', onOuterAbort, { once: true });
+    if (signal.aborted) onOuterAbort(); // stopped between two requests: an 'abort' listener added now would never run
     const timer = this.o.clock.setTimer(
       () => ctl.abort(new DeadlineError(`no answer to the ${what} within ${Math.round(this.o.requestTimeoutMs / 1000)} s`)),
       this.o.requestTimeoutMs,

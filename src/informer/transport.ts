@@ -1,3 +1,4 @@
+import type { Disposable } from './disposable';
 import type { KubeObject } from './kube-object';
 
 /** One page of a LIST response. */
@@ -37,10 +38,31 @@ export interface WatchCallbacks {
 export interface KubeTransport {
   /** A label for logs: the server URL, never a credential. */
   readonly server: string;
+  /** Optional: 'h2' or 'http/1.1' once the first connection settled it (tooltip, inspect report, log). */
+  readonly protocol?: 'h2' | 'http/1.1';
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T>;
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
+  /**
+   * Optional: a LIST whose items are handed to `onItem` one by one as they arrive, so that a
+   * large unpaginated list is never held whole as text next to its parsed copy. Resolves with the
+   * list without its items. One item (or the rest of the body) above the transport's byte bound
+   * fails the request. The engine uses it for unpaginated lists when present, else `list`.
+   */
+  listStream?(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse>;
   /** Resolves when the server ends the stream cleanly. */
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void>;
+  /**
+   * Optional: `listener` runs when the cluster answers again after network failures, so an
+   * informer waiting in backoff retries at once (one reachability per cluster).
+   */
+  onReachable?(listener: () => void): Disposable;
+
+  /**
+   * A GET whose 200 body is handed over as it arrives (pod logs). Resolves when the server ends
+   * the body cleanly; a non-200 answer rejects with ApiError before any chunk. `onOpen` runs
+   * when the 200 headers arrive.
+   */
+  stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void>;
   dispose(): void;
 }
 

@@ -1,5 +1,6 @@
 import type { ContextFingerprint } from '../cluster/context-fingerprint';
 import type { SwitchableTransport } from '../cluster/switchable-transport';
+import type { StreamingListMemory } from '../informer/streaming-list-memory';
 import type { EntryErrorKind } from './watch-entry';
 
 /**
@@ -15,6 +16,8 @@ export interface ContextSession {
   /** The context the spec resolved to; "" when unknown. */
   readonly contextName: string;
   readonly transport?: SwitchableTransport;
+  /** Where this cluster has no streaming list (WatchList); shared by the session's informers. */
+  readonly streamingListMemory?: StreamingListMemory;
   fingerprint?: ContextFingerprint;
   /** Why the session is unusable. */
   readonly problem?: { message: string; kind: Extract<EntryErrorKind, 'kubeconfig' | 'context'>; since: number };

@@ -1,6 +1,9 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CredentialRegistry } from '../connection/credentials/credential-registry';
 import { KubeConfigTransport, type KubeTransport } from '../informer';
+import type { KubeConfigTransportOptions } from '../informer/kubeconfig-transport';
+import type { ClusterRegistry } from '../connection/registry/cluster-registry';
+import { clusterKeyOf } from '../connection/registry/cluster-key';
 
 /** The connection settings of one context, as `selectContext` produced them. */
 export interface TransportTarget {
@@ -19,7 +22,25 @@ export interface TransportTarget {
  */
 export type TransportFactory = (target: TransportTarget) => KubeTransport;
 
-/** The default: client-node's kubeconfig handling (TLS, SOCKS) under the engine's transport, credentials shared per user. */
+/**
+ * client-node's kubeconfig handling (TLS, SOCKS) under the engine's transport: clusters shared
+ * through `registry`, credentials shared per kubeconfig user through the target's registry.
+ */
+export function kubeConfigTransportFactoryWith(registry: ClusterRegistry, options: Omit<KubeConfigTransportOptions, 'lease' | 'credentials'> = {}): TransportFactory {
+  return (target) => {
+    const lease = registry.acquire(clusterKeyOf(target.kubeConfig));
+    const credentials = target.credentials?.acquire(target.kubeConfig);
+    try {
+      return new KubeConfigTransport(target.kubeConfig, { ...options, editorProxy: target.editorProxy ?? options.editorProxy, lease, credentials });
+    } catch (err) {
+      credentials?.dispose();
+      lease.dispose();
+      throw err;
+    }
+  };
+}
+
+/** The default without sharing: each transport its own reachability, no wake detection; credentials shared per user. */
 export const kubeConfigTransportFactory: TransportFactory = (target) => {
   const credentials = target.credentials?.acquire(target.kubeConfig);
   try {

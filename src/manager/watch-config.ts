@@ -1,3 +1,5 @@
+import type { StreamingListMode } from '../informer/streaming-list-memory';
+
 /**
  * What to watch: the manager runs one informer per (context, resource, namespace) of this
  * configuration, all with the same selectors and timeouts.
@@ -17,6 +19,8 @@ export interface WatchConfig {
   maxBackoffMs?: number;
   /** A kubeconfig file or KUBECONFIG-style list; omitted = KUBECONFIG, else ~/.kube/config. */
   kubeconfigPath?: string;
+  /** How lists are made (streaming list with fallback, streaming only, LIST only); omitted = 'auto'. */
+  streamingList?: StreamingListMode;
 }
 
 /** A configuration with blanks trimmed, empties and duplicates dropped (first occurrence kept). */
@@ -30,6 +34,7 @@ export function normalizeConfig(config: WatchConfig): WatchConfig {
     timeoutSeconds: config.timeoutSeconds && config.timeoutSeconds > 0 ? config.timeoutSeconds : undefined,
     maxBackoffMs: config.maxBackoffMs && config.maxBackoffMs > 0 ? config.maxBackoffMs : undefined,
     kubeconfigPath: config.kubeconfigPath?.trim() || undefined,
+    streamingList: config.streamingList,
   };
 }
 
@@ -39,7 +44,7 @@ export function normalizeConfig(config: WatchConfig): WatchConfig {
  * are interchangeable; a different key means the informer must be rebuilt.
  */
 export function informerOptionsKey(config: WatchConfig): string {
-  return JSON.stringify([config.labelSelector ?? '', config.fieldSelector ?? '', config.timeoutSeconds ?? 0, config.maxBackoffMs ?? 0]);
+  return JSON.stringify([config.labelSelector ?? '', config.fieldSelector ?? '', config.timeoutSeconds ?? 0, config.maxBackoffMs ?? 0, config.streamingList ?? 'auto']);
 }
 
 function unique(values: readonly string[] | undefined): string[] {

@@ -41,6 +41,8 @@ export interface WatchEntry {
   /** One line, never a credential. Also set on a running informer when a kubeconfig reload failed. */
   readonly error?: string;
   readonly errorKind?: EntryErrorKind;
+  /** How the context's cluster connection talks: 'h2' or 'http/1.1', once known. */
+  readonly protocol?: 'h2' | 'http/1.1';
   /** A label for logs and trees, e.g. `kind-dev/deployments.apps in default`. */
   readonly label: string;
 }

@@ -8,31 +8,46 @@ import {
   Emitter,
   Informer,
   emptyStats,
+  StreamingListMemory,
   resourceTypeName,
   systemClock,
   type Clock,
   type Disposable,
   type InformerOptions,
   type InformerState,
+  type KubeObject,
   type TimedLifecycleEvent,
 } from '../informer';
 import type { ContextSession } from './context-session';
+import { DefinitionWatch, definitionName, mayBeCustomResource } from './definition-watch';
 import { KubeconfigFileWatcher } from './kubeconfig-file-watcher';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
-import { kubeConfigTransportFactory, type TransportFactory } from './transport-factory';
+import { kubeConfigTransportFactoryWith, type TransportFactory } from './transport-factory';
+import { ClusterRegistry } from '../connection/registry/cluster-registry';
+import type { HealthCheckTiming } from '../connection/h2/session-health-check';
 import { informerOptionsKey, normalizeConfig, type WatchConfig } from './watch-config';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from './watch-entry';
 
 /** Informer settings the configuration does not carry, applied to every informer. */
 export type ExtraInformerOptions = Partial<
-  Pick<InformerOptions, 'pageSize' | 'minWatchTimeoutSeconds' | 'noDataGraceMs' | 'requestTimeoutMs' | 'maxRetryAfterMs' | 'backoff' | 'transform'>
+  Pick<
+    InformerOptions,
+    'pageSize' | 'minWatchTimeoutSeconds' | 'noDataGraceMs' | 'requestTimeoutMs' | 'maxRetryAfterMs' | 'backoff' | 'transform' | 'streamingList' | 'watchListProgressMs'
+  >
 >;
 
 export interface WatchManagerOptions {
   /** Time for every informer, resolution retry and debounce; default the system clock. */
   clock?: Clock;
-  /** Builds one transport per context; default KubeConfigTransport. */
+  /** Builds one transport per context; default KubeConfigTransport, sharing clusters through `clusterRegistry`. */
   transportFactory?: TransportFactory;
+  /**
+   * Shares reachability and wake detection among the contexts of one cluster; default a
+   * registry of the manager's own (its wake detector runs while any transport is in use).
+   */
+  clusterRegistry?: ClusterRegistry;
+  /** The HTTP/2 PING health check of the default transports; default read-idle 30 s, PING timeout 15 s. */
+  healthCheck?: Partial<HealthCheckTiming>;
   informerOptions?: ExtraInformerOptions;
   /** Quiet time after a kubeconfig file changes before it is re-read; default 250 ms of wall time. */
   kubeconfigDebounceMs?: number;
@@ -64,6 +79,8 @@ export class WatchManager implements Disposable {
   private readonly transportFactory: TransportFactory;
   /** One credential provider per kubeconfig user, shared by every context on it (an exec plugin runs once for all). */
   private readonly credentials: CredentialRegistry;
+  private readonly clusterRegistry: ClusterRegistry;
+  private readonly resumedSubscription: Disposable;
   private running = false;
   private readonly sessions = new Map<string, ContextSession>();
   private readonly slots = new Map<string, ResourceSlot>();
@@ -71,6 +88,9 @@ export class WatchManager implements Disposable {
   private readonly entryChanges = new Emitter<EntriesChange>();
   private readonly lifecycle = new Emitter<{ entryId: string; event: TimedLifecycleEvent }>();
   private readonly removals = new Emitter<ObjectsRemoved>();
+  /** CRD informers, one per session that watches a type that may be custom. */
+  private readonly definitions = new Map<ContextSession, DefinitionWatch>();
+  private readonly definitionChanges = new Emitter<string[]>();
   private signatures = new Map<string, string>();
   private queue: Promise<void> = Promise.resolve();
   private serial = 0;
@@ -84,7 +104,9 @@ export class WatchManager implements Disposable {
   ) {
     this.config = normalizeConfig(config);
     this.clock = options.clock ?? systemClock;
-    this.transportFactory = options.transportFactory ?? kubeConfigTransportFactory;
+    this.clusterRegistry = options.clusterRegistry ?? new ClusterRegistry();
+    this.transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry, { healthCheck: options.healthCheck, clock: this.clock });
+    this.resumedSubscription = this.clusterRegistry.onResumed((awayMs) => this.announceResume(awayMs));
     this.credentials = new CredentialRegistry({ clock: this.clock, env: options.execEnv });
   }
 
@@ -114,7 +136,23 @@ export class WatchManager implements Disposable {
     return { dispose: () => (this.handlers = this.handlers.filter((h) => h !== handler)) };
   }
 
+  /** Fires with the ids of the entries whose type's CustomResourceDefinition came, changed or went. */
+  onDidChangeDefinitions(listener: (entryIds: string[]) => void): Disposable {
+    return this.definitionChanges.on(listener);
+  }
+
   // ---- queries ----
+
+  /**
+   * The CustomResourceDefinition that serves an entry's type, as last seen; undefined for
+   * Kubernetes' own types, before it is listed, or when the user may not read CRDs (403).
+   */
+  customResourceDefinition(id: string): KubeObject | undefined {
+    const rec = this.findRecord(id);
+    const type = rec?.slot.type;
+    if (!rec || !type || !mayBeCustomResource(type)) return undefined;
+    return this.definitions.get(rec.slot.session)?.get(definitionName(type));
+  }
 
   entries(): WatchEntry[] {
     const out: WatchEntry[] = [];
@@ -145,6 +183,7 @@ export class WatchManager implements Disposable {
       this.unwatchFiles();
       this.watchingFiles = false;
       await Promise.all([...this.slots.values()].map((slot) => this.removeSlot(slot, 'stopped')));
+      await this.stopDefinitions(() => true);
       for (const session of this.sessions.values()) session.transport?.dispose();
       this.sessions.clear();
       this.credentials.dispose();
@@ -153,7 +192,15 @@ export class WatchManager implements Disposable {
   }
 
   dispose(): void {
+    this.resumedSubscription.dispose();
     void this.stop();
+  }
+
+  /** Logs on every running watch that the process was away and its connections are being verified. */
+  private announceResume(awayMs: number): void {
+    const at = this.clock.now();
+    for (const slot of this.slots.values())
+      for (const rec of slot.entries.values()) if (rec.informer) this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
   }
 
   /**
@@ -254,6 +301,7 @@ export class WatchManager implements Disposable {
     await Promise.all(retiring);
     for (const [spec, session] of [...this.sessions]) {
       if (specs.includes(spec)) continue;
+      await this.stopDefinitions((s) => s === session);
       session.transport?.dispose();
       this.sessions.delete(spec);
     }
@@ -272,6 +320,7 @@ export class WatchManager implements Disposable {
       }
     }
     await Promise.all([...this.slots.values()].map((slot) => this.reconcileSlot(slot)));
+    await this.stopDefinitions((session) => !this.needsDefinitions(session));
     this.armFileWatcher();
     this.publish();
   }
@@ -320,7 +369,8 @@ export class WatchManager implements Disposable {
     if (old && !old.problem) await this.retireSession(old, `${reason}: ${describeSwitch(old, selected.contextName)}`);
     try {
       const transport = new SwitchableTransport(this.transportFactory(target));
-      this.setSession(spec, { spec, contextName: selected.contextName, transport, fingerprint });
+      const streamingListMemory = new StreamingListMemory(this.clock);
+      this.setSession(spec, { spec, contextName: selected.contextName, transport, streamingListMemory, fingerprint });
     } catch (err) {
       this.setSession(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }
@@ -353,6 +403,7 @@ export class WatchManager implements Disposable {
       slot.resolving = undefined;
     }
     await Promise.all(slots.flatMap((slot) => [...slot.entries.values()].map((rec) => this.discardInformer(rec, reason))));
+    await this.stopDefinitions((s) => s === session);
     session.transport?.dispose();
   }
 
@@ -364,7 +415,53 @@ export class WatchManager implements Disposable {
       if (!slot.type) this.startResolution(slot);
       for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
     }
+    const definitions = this.definitions.get(session);
+    if (definitions) restarts.push(definitions.restart(reason));
     await Promise.all(restarts);
+  }
+
+  // ---- custom resource definitions ----
+
+  /** True while some slot of `session` has resolved a type that may be a custom resource. */
+  private needsDefinitions(session: ContextSession): boolean {
+    for (const slot of this.slots.values()) if (slot.session === session && slot.type && mayBeCustomResource(slot.type)) return true;
+    return false;
+  }
+
+  /** Starts watching `session`'s CRDs, once, when one of its slots resolved to a type that may be custom. */
+  private ensureDefinitions(session: ContextSession): void {
+    const transport = session.transport;
+    if (!transport || !this.running || this.definitions.has(session) || !this.needsDefinitions(session)) return;
+    const watch = new DefinitionWatch({
+      transport,
+      clock: this.clock,
+      name: labelOf(session.contextName || session.spec, 'customresourcedefinitions.apiextensions.k8s.io', ''),
+      requestTimeoutMs: this.options.informerOptions?.requestTimeoutMs,
+      backoff: this.options.informerOptions?.backoff,
+      onChange: (name) => this.definitionChanged(session, name),
+    });
+    this.definitions.set(session, watch);
+    watch.start();
+  }
+
+  /** Stops (and forgets) the CRD informers of the sessions `which` picks. */
+  private async stopDefinitions(which: (session: ContextSession) => boolean): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const [session, watch] of [...this.definitions]) {
+      if (!which(session)) continue;
+      this.definitions.delete(session);
+      stopping.push(watch.stop());
+    }
+    await Promise.all(stopping);
+  }
+
+  private definitionChanged(session: ContextSession, name: string): void {
+    const ids: string[] = [];
+    for (const slot of this.slots.values()) {
+      if (slot.session !== session || !slot.type || definitionName(slot.type) !== name) continue;
+      ids.push(...slot.entries.keys());
+    }
+    if (ids.length > 0) this.definitionChanges.fire(ids);
   }
 
   /** Stops a slot's resolution and entries and forgets it. */
@@ -425,6 +522,8 @@ export class WatchManager implements Disposable {
       labelSelector: this.config.labelSelector,
       fieldSelector: this.config.fieldSelector,
       timeoutSeconds: this.config.timeoutSeconds,
+      streamingList: this.config.streamingList ?? extra.streamingList,
+      streamingListMemory: slot.session.streamingListMemory,
       backoff: this.config.maxBackoffMs ? { ...extra.backoff, maxMs: this.config.maxBackoffMs } : extra.backoff,
       clock: this.clock,
       name: labelOf(slot.session.contextName || slot.spec, resourceTypeName(type), rec.namespace),
@@ -503,6 +602,7 @@ export class WatchManager implements Disposable {
           slot.wait = undefined;
           slot.type = type;
           await this.reconcileSlot(slot);
+          this.ensureDefinitions(slot.session);
           this.publish();
         }),
       () => undefined, // only an abort ends the loop without a type: a newer resolution or a stop owns the slot
@@ -561,7 +661,8 @@ export class WatchManager implements Disposable {
     const session = slot.session;
     const context = session.contextName;
     const label = labelOf(context || slot.spec, slot.type ? resourceTypeName(slot.type) : slot.resource, rec.namespace);
-    const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label };
+    const protocol = session.transport?.protocol;
+    const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label, ...(protocol ? { protocol } : {}) };
     if (rec.informer) {
       const problem = session.reloadProblem;
       return { ...base, informer: rec.informer, state: rec.informer.state, stats: rec.informer.stats, ...(problem ? { error: problem, errorKind: 'kubeconfig' } : {}) };

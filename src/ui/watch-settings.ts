@@ -1,4 +1,5 @@
 import type { WatchConfig } from '../manager';
+import { STREAMING_LIST_MODES } from '../informer/streaming-list-memory';
 
 /** The `kubeWatch.*` settings as the user wrote them. */
 export interface KubeWatchSettings {
@@ -10,6 +11,8 @@ export interface KubeWatchSettings {
   labelSelector: string;
   watchTimeoutSeconds: number;
   maxBackoffSeconds: number;
+  /** 'auto' | 'always' | 'never'. */
+  streamingList: string;
 }
 
 export const defaultResources = ['pods', 'deployments.apps', 'services', 'configmaps', 'events'];
@@ -27,6 +30,7 @@ export function toWatchConfig(s: Partial<KubeWatchSettings>): WatchConfig {
     labelSelector: typeof s.labelSelector === 'string' ? s.labelSelector.trim() || undefined : undefined,
     timeoutSeconds: positive(s.watchTimeoutSeconds),
     maxBackoffMs: positive(s.maxBackoffSeconds) !== undefined ? (s.maxBackoffSeconds as number) * 1000 : undefined,
+    streamingList: STREAMING_LIST_MODES.find((m) => m === s.streamingList),
   };
 }
 

@@ -19,7 +19,18 @@ export function readSettings(): KubeWatchSettings {
     labelSelector: c.get<string>('labelSelector', ''),
     watchTimeoutSeconds: c.get<number>('watchTimeoutSeconds', 0),
     maxBackoffSeconds: c.get<number>('maxBackoffSeconds', 30),
+    streamingList: c.get<string>('streamingList', 'auto'),
   };
+}
+
+/** The HTTP/2 health check settings (`kubeWatch.connection.*`), in milliseconds. */
+export function readConnectionSettings(): { readIdleMs: number; pingTimeoutMs: number } {
+  const c = vscode.workspace.getConfiguration(SECTION);
+  const seconds = (key: string, fallback: number) => {
+    const v = c.get<number>(key, fallback);
+    return (typeof v === 'number' && Number.isFinite(v) && v >= 1 ? v : fallback) * 1000;
+  };
+  return { readIdleMs: seconds('connection.readIdleSeconds', 30), pingTimeoutMs: seconds('connection.pingTimeoutSeconds', 15) };
 }
 
 export function readWatchConfig(): WatchConfig {
@@ -50,4 +61,10 @@ export async function writeSetting(key: keyof KubeWatchSettings, value: unknown)
         ? vscode.ConfigurationTarget.Workspace
         : vscode.ConfigurationTarget.Global;
   await c.update(key, value, target);
+}
+
+/** `kubeWatch.health.windowMinutes` in milliseconds: how far back the Watch Health panel reaches. */
+export function readHealthWindowMs(): number {
+  const minutes = vscode.workspace.getConfiguration(SECTION).get<number>('health.windowMinutes', 60);
+  return Math.min(Math.max(Number.isFinite(minutes) ? minutes : 60, 5), 360) * 60_000;
 }

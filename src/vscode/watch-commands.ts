@@ -25,8 +25,9 @@ const RESTART_ALL_FROM_LIST = 'restart requested by Restart All Watches in the w
  * The watch list and the Inspect Resource Version command:
  *
  * - `kubeWatch.showWatches` (the status bar item's click): a live quick pick of every watch with
- *   its state and resourceVersion; picking one offers Restart, Inspect Resource Version and Show
- *   Log; the list ends with Restart All Watches, Inspect All and Show Watch Log.
+ *   its state and resourceVersion; picking one offers Restart, Inspect Resource Version, Show
+ *   Watch Health and Show Log; the list ends with Show Watch Health, Restart All Watches,
+ *   Inspect All and Show Watch Log.
  * - `kubeWatch.inspectResourceVersion`, with a tree node (`{ entryId }`, or `{ entryIds }` for a
  *   resource over several namespaces) or nothing (then a quick pick, "All watches" first). One watch: a modal dialog with the report and "Copy
  *   resourceVersion" / "Copy Report". Several: a read-only Markdown preview of the report and a
@@ -129,6 +130,7 @@ export function registerWatchCommands(manager: WatchCommandsSource, log: { reado
         },
       },
       { label: '$(search) Inspect Resource Version', detail: 'Last seen resourceVersion, where it came from, the last bookmark, the counts', run: () => inspect({ entryId: entry.id }) },
+      { label: '$(pulse) Show Watch Health', detail: 'Its states, markers and event rate over the last hour', run: () => vscode.commands.executeCommand('kubeWatch.showHealth', { entryId: entry.id }) },
       { label: '$(output) Show Log', detail: 'The lifecycle log of every watch', run: () => log.channel.show(true) },
     ];
     const picked = await vscode.window.showQuickPick(actions, { title: entry.label, placeHolder: rowStateText(entryHealth(entry, undefined, clock.now()), clock.now()) });
@@ -146,6 +148,7 @@ export function registerWatchCommands(manager: WatchCommandsSource, log: { reado
     pick.matchOnDetail = true;
     const commands: Item[] = [
       { label: '', kind: vscode.QuickPickItemKind.Separator },
+      { label: '$(pulse) Show Watch Health', run: () => vscode.commands.executeCommand('kubeWatch.showHealth') },
       { label: '$(debug-restart) Restart All Watches', run: () => manager.restartAll(RESTART_ALL_FROM_LIST) },
       { label: '$(search) Inspect All Resource Versions', run: () => inspectMany(manager.entries()) },
       { label: '$(output) Show Watch Log', run: () => log.channel.show(true) },

@@ -3,7 +3,7 @@ import { parseCliArgs, UsageError } from '../../src/cli/args';
 
 describe('cli: arguments', () => {
   it('parses watch with every option, short and long', () => {
-    assert.deepEqual(parseCliArgs(['watch', 'pods', '-n', 'ns1', '-l', 'app=web', '--field-selector', 'status.phase=Running', '--kubeconfig', '/k', '--context', 'c', '--timeout-seconds', '30']), {
+    assert.deepEqual(parseCliArgs(['watch', 'pods', '-n', 'ns1', '-l', 'app=web', '--field-selector', 'status.phase=Running', '--kubeconfig', '/k', '--context', 'c', '--timeout-seconds', '30', '--streaming-list', 'never']), {
       command: 'watch',
       resource: 'pods',
       namespace: 'ns1',
@@ -13,7 +13,10 @@ describe('cli: arguments', () => {
       kubeconfig: '/k',
       context: 'c',
       timeoutSeconds: 30,
+      streamingList: 'never',
     });
+    const auto = parseCliArgs(['watch', 'pods']);
+    assert.equal(auto.command === 'watch' && auto.streamingList, undefined, 'auto unless given');
     const all = parseCliArgs(['watch', 'deployments.apps', '-A', '--selector=tier=db']);
     assert.equal(all.command === 'watch' && all.allNamespaces && all.labelSelector, 'tier=db');
     assert.deepEqual(parseCliArgs(['--help']), { command: 'help' });
@@ -33,6 +36,7 @@ describe('cli: arguments', () => {
       [['watch', 'pods', '--timeout-seconds', '0'], /whole number of seconds/],
       [['watch', 'pods', '--timeout-seconds', '1.5'], /whole number of seconds/],
       [['watch', 'pods', '--namespace='], /non-empty value/],
+      [['watch', 'pods', '--streaming-list', 'sometimes'], /--streaming-list needs one of auto, always, never/],
     ];
     for (const [argv, pattern] of cases) {
       assert.throws(

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -6,16 +7,18 @@ export const CLI = path.resolve(__dirname, '../../dist/cli.js');
 
 /** Bundles the CLI exactly as the build script does. */
 export async function buildCli(): Promise<void> {
+  const dist = path.resolve(__dirname, '../../dist');
   await esbuild.build({
     entryPoints: [path.resolve(__dirname, '../../src/cli/main.ts')],
-    outfile: CLI,
+    outfile: path.join(dist, 'cli-bundle.js'),
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node22',
     logLevel: 'warning',
-    banner: { js: '#!/usr/bin/env node' },
   });
+  // dist/cli.js is the unbundled entry that checks the Node version (scripts/build.mjs does the same).
+  fs.copyFileSync(path.resolve(__dirname, '../../src/cli/node-version-check.cjs'), CLI);
 }
 
 /** One parsed line of the CLI's standard output. */

@@ -195,6 +195,27 @@ describe('cli: kube-watch watch', function () {
     assert.match(version.junk.join(''), /^\d+\.\d+\.\d+$/);
   });
 
+  it('on a Node older than 22.19 prints one line naming the version and exits 2, before loading the bundle', async () => {
+    const { execFileSync, spawnSync } = await import('node:child_process');
+    const { CLI } = await import('./cli-process');
+    // The entry as an older Node sees it: process.versions.node says 20.11.1.
+    const asOldNode = `Object.defineProperty(process, 'versions', { value: { ...process.versions, node: '20.11.1' } }); require(${JSON.stringify(CLI)});`;
+    const r = spawnSync(process.execPath, ['-e', asOldNode, 'watch', 'pods'], { encoding: 'utf8', timeout: 15_000 });
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr, 'kube-watch needs Node 22.19 or newer; this is Node 20.x\n');
+    assert.equal(r.stdout, '');
+    // A real older Node where the machine has one (this project's CI images have Node 20 as the system node).
+    for (const old of ['/usr/bin/node', '/usr/local/bin/node']) {
+      if (!fs.existsSync(old)) continue;
+      const v = execFileSync(old, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+      const [major, minor] = v.split('.').map(Number);
+      if (major > 22 || (major === 22 && minor >= 19)) continue;
+      const r = spawnSync(old, [CLI, '--version'], { encoding: 'utf8', timeout: 15_000 });
+      assert.equal(r.status, 2, `${old} (Node ${v})`);
+      assert.equal(r.stderr, `kube-watch needs Node 22.19 or newer; this is Node ${major}.x\n`);
+    }
+  });
+
   it('exits quietly with 0 when the reader of its standard output goes away (EPIPE)', async () => {
     const p = start('configmaps');
     await p.waitFor((l) => l.lifecycle === 'watch-opened', 'watch-opened');

@@ -84,6 +84,9 @@ class StubTransport implements KubeTransport {
   watch(): Promise<void> {
     throw new Error('not used');
   }
+  stream(): Promise<void> {
+    throw new Error('not used');
+  }
   dispose(): void {}
 }
 

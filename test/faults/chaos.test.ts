@@ -4,7 +4,7 @@ import { Rig, until } from './rig';
 
 /**
  * Randomised faults under continuous creates, updates and deletes. Each seed is a different
- * sequence; every one must end converged (FAULTS.md's definition). A failing seed is printed
+ * sequence; every one must end converged (docs/fault-matrix.md's definition). A failing seed is printed
  * and can be replayed alone with CHAOS_SEED=N.
  */
 const SEEDS = process.env.CHAOS_SEED ? [Number(process.env.CHAOS_SEED)] : range(1, Number(process.env.CHAOS_SEEDS ?? 200));
@@ -31,7 +31,7 @@ const faultSteps: Step[] = [
   async (rig, rnd) => {
     await rig.server.goDown();
     await churn(rig, rnd, 1 + Math.floor(rnd() * 5));
-    if (rnd() < 0.6) rig.server.compact();
+    if (rnd() < 0.6) rig.server.restartWatchCache();
     await pause(rnd);
     await rig.server.comeUp();
     return 'server down and up';

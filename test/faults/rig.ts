@@ -6,6 +6,7 @@ import type { InformerPhase } from '../../src/informer/informer-state';
 import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
 import type { LifecycleEvent, TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
 import type { ResourceType } from '../../src/informer/resource-type';
+import { StreamingListMemory } from '../../src/informer/streaming-list-memory';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';
 import { EventRecorder, identity, identityLines, type ObjectIdentity } from '../support/event-recorder';
 import type { ClientUnderTest } from './client-under-test';
@@ -36,6 +37,11 @@ export interface RigOptions {
   seed?: number;
   /** Do not start the informer. */
   noStart?: boolean;
+  /**
+   * The clock of the transport's timers (the HTTP/2 health check); by default the informer's.
+   * A stepping informer clock needs its own here: a PING timer firing mid-watch would step it.
+   */
+  transportClock?: Clock;
 }
 
 /** A fake API server on loopback, our informer on the real client stack, and its records. */
@@ -45,18 +51,21 @@ export class Rig extends ConfigMapObjects implements FaultContext {
   readonly clock: Clock;
   informer!: Informer;
   transport!: KubeConfigTransport;
-  private constructor(server: FakeApiServer, namespace: string, seed: number) {
+  /** The cluster's memory of where the streaming list is unavailable (what the manager shares per context). */
+  streamingListMemory!: StreamingListMemory;
+  private constructor(server: FakeApiServer, namespace: string, seed: number, clock?: Clock) {
     super(server, namespace);
-    this.clock = acceleratedClock(SCALE, seededRandom(seed));
+    this.clock = clock ?? acceleratedClock(SCALE, seededRandom(seed));
   }
 
   static async start(opts: RigOptions = {}): Promise<Rig> {
     const server = await FakeApiServer.start({ timeScale: SERVER_MS_PER_SECOND, ...opts.server });
-    const rig = new Rig(server, opts.namespace ?? 'default', opts.seed ?? 1);
+    const rig = new Rig(server, opts.namespace ?? 'default', opts.seed ?? 1, opts.informer?.clock);
     for (let i = 0; i < (opts.initialObjects ?? 0); i++) rig.createObject();
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig());
-    rig.transport = new KubeConfigTransport(kc);
+    rig.transport = new KubeConfigTransport(kc, { clock: opts.transportClock ?? rig.clock });
+    rig.streamingListMemory = new StreamingListMemory(rig.clock);
     rig.informer = new Informer({
       transport: rig.transport,
       type: configmaps,
@@ -64,6 +73,9 @@ export class Rig extends ConfigMapObjects implements FaultContext {
       clock: rig.clock,
       // Generous per-request deadline: the machine may be loaded; tests that need a short one set it.
       requestTimeoutMs: 600_000,
+      // Likewise for the streaming list's progress deadline (10 s = 40 ms real); F34 sets the default.
+      watchListProgressMs: 120_000,
+      streamingListMemory: rig.streamingListMemory,
       ...opts.informer,
     });
     rig.informer.addHandler(rig.recorder);
@@ -119,7 +131,7 @@ export class Rig extends ConfigMapObjects implements FaultContext {
 }
 
 /**
- * FAULTS.md's convergence: the cache equals the server's objects (keys, uids,
+ * docs/fault-matrix.md's convergence: the cache equals the server's objects (keys, uids,
  * resourceVersions), and the handler events replayed onto an empty map give the same.
  */
 export async function converge(server: FakeApiServer, client: ClientUnderTest, namespace: string, boundMs = WAIT_BOUND_MS): Promise<void> {

@@ -1,7 +1,7 @@
 import { keyOf, type KubeObject } from '../../src/informer';
 import type { EntryHandler, ObjectsRemoved } from '../../src/manager';
 
-/** key, uid and resourceVersion of an object: what FAULTS.md compares. */
+/** key, uid and resourceVersion of an object: what docs/fault-matrix.md compares. */
 export function identityLine(obj: KubeObject): string {
   return `${keyOf(obj)} ${obj.metadata.uid ?? ''} ${obj.metadata.resourceVersion ?? ''}`;
 }

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { acceleratedClock, seededRandom, type Informer, type TimedLifecycleEvent } from '../../src/informer';
 import { WatchManager, type WatchConfig, type WatchEntry } from '../../src/manager';
 import { FakeApiServer } from '../support/apiserver';
+import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
 import { ManagerView, identityLine } from './manager-view';
 
 /** Timers run this much faster than asked; the server's seconds are scaled alike. */
@@ -51,10 +52,10 @@ describe('watch manager', function () {
   }
 
   /** A manager with a view fed only by its events, and every lifecycle event recorded. */
-  function manager(config: Partial<WatchConfig>) {
+  function manager(config: Partial<WatchConfig>, clusterRegistry?: ClusterRegistry) {
     const m = new WatchManager(
       { contexts: [], resources: [], namespaces: [], kubeconfigPath: kubeconfig, ...config },
-      { clock: acceleratedClock(SCALE, seededRandom(7)), informerOptions: { requestTimeoutMs: 600_000 }, kubeconfigDebounceMs: 20 },
+      { clock: acceleratedClock(SCALE, seededRandom(7)), informerOptions: { requestTimeoutMs: 600_000 }, kubeconfigDebounceMs: 20, clusterRegistry },
     );
     managers.push(m);
     const view = new ManagerView();
@@ -101,6 +102,28 @@ describe('watch manager', function () {
     assert.deepEqual(view.lines(cm), serverLines(a.list('configmaps', 'default')));
     assert.deepEqual(view.lines(po), serverLines(a.list('pods', 'default')));
     await until(() => a.openWatches() === 2, () => `open watches ${a.openWatches()}`);
+  });
+
+  it('after a wake every watch logs "resumed", its connection is replaced, and it catches up from its resourceVersion', async () => {
+    const a = await server('token-a');
+    a.writeKubeconfig(kubeconfig, { context: 'ctx-a', token: 'token-a' });
+    a.create('configmaps', { metadata: { name: 'cm1', namespace: 'default' } });
+    const registry = new ClusterRegistry(false);
+    const { m, view, lifecycle } = manager({ resources: ['configmaps', 'po'], namespaces: ['default'] }, registry);
+    await m.start();
+    const entries = await allSynced(m, 2);
+    assert.ok(entries.every((e) => e.protocol === (process.env.FAKE_APISERVER_HTTP2 === '1' ? 'h2' : 'http/1.1')), 'the protocol is known once connected');
+    const sockets = a.openSockets();
+    registry.wake(95_000);
+    const resumed = lifecycle.filter((l) => l.event.type === 'resumed');
+    assert.deepEqual(resumed.map((l) => l.id).sort(), entries.map((e) => e.id).sort(), 'one "resumed" per watch');
+    a.create('configmaps', { metadata: { name: 'cm2', namespace: 'default' } });
+    const cm = byResource(m, 'configmaps').id;
+    await until(() => view.lines(cm).length === 2, () => view.lines(cm).join(', '));
+    await allSynced(m, 2);
+    assert.ok(sockets > 0);
+    assert.ok(!lifecycle.some((l) => l.event.type === 'list-started' && l.event.relist), 'no relist: re-watched from the resourceVersion');
+    registry.dispose();
   });
 
   it('update() restarts only the informers whose key changed, and removes the objects of dropped ones', async () => {

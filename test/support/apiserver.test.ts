@@ -456,6 +456,143 @@ describe('fake API server', function () {
     });
   });
 
+  describe('1.33 and 1.34 (fixtures/apiserver-modern)', () => {
+    const WL = `${CM}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`;
+
+    it('1.34 streams the list: ADDED in name order, then the annotated bookmark at the current RV, then live events (modern/01)', async () => {
+      const s = await start({ version: '1.34' });
+      seed(s, 3);
+      s.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'other' } });
+      const w = new Watch(s, `${WL}&timeoutSeconds=100`);
+      await until(() => w.lines.length === 4, 'the initial events and the bookmark');
+      assert.deepEqual(w.summary(), ['ADDED cm-0@2', 'ADDED cm-1@3', 'ADDED cm-2@4', 'BOOKMARK @5']);
+      assert.equal(w.lines[3], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"5","annotations":{"k8s.io/initial-events-end":"true"}}}}');
+      s.update('configmaps', { metadata: { name: 'cm-1', namespace: 'default' }, data: { k: 'patched' } });
+      await until(() => w.lines.length === 5, 'the live event');
+      assert.equal(w.summary()[4], 'MODIFIED cm-1@6');
+      assert.equal(s.requests.at(-1)?.verb, 'watchlist');
+      w.abort();
+    });
+
+    it('1.34: an old RV is fine (NotOlderThan), a future RV gets ERROR 504 after about 3 s, an empty namespace only the bookmark (modern/02, 07, 10)', async () => {
+      const s = await start({ version: '1.34' });
+      seed(s, 2);
+      const old = new Watch(s, `${WL}&resourceVersion=1&timeoutSeconds=1`);
+      assert.equal(await old.done, 'end');
+      assert.deepEqual(old.summary(), ['ADDED cm-0@2', 'ADDED cm-1@3', 'BOOKMARK @3']);
+      const t0 = Date.now();
+      const future = new Watch(s, `${WL}&resourceVersion=999999&timeoutSeconds=10`);
+      assert.equal(await future.status, 200);
+      assert.ok(Date.now() - t0 >= 3 * TS - 2, 'the answer waits about 3 server seconds');
+      assert.equal(await future.done, 'end');
+      assert.equal(future.events()[0].type, 'ERROR');
+      assert.equal(future.events()[0].object.message, 'Timeout: Too large resource version: 999999, current: 3');
+      const empty = new Watch(s, `/api/v1/namespaces/empty/configmaps?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1`);
+      assert.equal(await empty.done, 'end');
+      assert.deepEqual(empty.summary(), ['BOOKMARK @3']);
+    });
+
+    it('1.34 defaults an old-style watch from "" or 0 with bookmarks to a streaming list; not from an RV, not on 1.33 (modern/04, 11)', async () => {
+      const s = await start({ version: '1.34' });
+      seed(s, 2);
+      for (const rv of ['', '&resourceVersion=0']) {
+        const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true${rv}&timeoutSeconds=1`);
+        assert.equal(await w.done, 'end');
+        assert.deepEqual(w.summary(), ['ADDED cm-0@2', 'ADDED cm-1@3', 'BOOKMARK @3'], `rv "${rv}"`);
+        assert.match(w.lines[2], /initial-events-end/);
+      }
+      const noBookmarks = new Watch(s, `${CM}?watch=1&timeoutSeconds=1`);
+      assert.equal(await noBookmarks.done, 'end');
+      assert.deepEqual(noBookmarks.summary(), ['ADDED cm-0@2', 'ADDED cm-1@3']);
+      const fromRv = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=3&timeoutSeconds=1`);
+      assert.equal(await fromRv.done, 'end');
+      assert.ok(!fromRv.lines.some((l) => l.includes('initial-events-end')));
+      const s33 = await start({ version: '1.33' });
+      seed(s33, 1);
+      const legacy = new Watch(s33, `${CM}?watch=1&allowWatchBookmarks=true&timeoutSeconds=1`);
+      assert.equal(await legacy.done, 'end');
+      assert.deepEqual(legacy.summary(), ['ADDED cm-0@2']);
+    });
+
+    it('1.33 refuses sendInitialEvents with 422 naming the gate; 1.34 refuses bad combinations (modern/03, 11)', async () => {
+      const s33 = await start({ version: '1.33' });
+      const r = await call(s33, `${WL}&timeoutSeconds=2`);
+      assert.equal(r.status, 422);
+      assert.equal(
+        r.json.message,
+        'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+      );
+      assert.deepEqual(r.json.details.causes.map((c: { field: string }) => c.field), ['sendInitialEvents']);
+      const s34 = await start({ version: '1.34' });
+      const noMatch = await call(s34, `${CM}?watch=1&sendInitialEvents=true&allowWatchBookmarks=true&timeoutSeconds=2`);
+      assert.equal(noMatch.status, 422);
+      assert.match(noMatch.json.message, /sendInitialEvents requires setting resourceVersionMatch to NotOlderThan$/);
+      const matchOnly = await call(s34, `${CM}?watch=1&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=2`);
+      assert.match(matchOnly.json.message, /resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided$/);
+      const exact = await call(s34, `${CM}?watch=1&sendInitialEvents=true&resourceVersionMatch=Exact&resourceVersion=73&allowWatchBookmarks=true`);
+      assert.equal(exact.json.details.causes.length, 2);
+    });
+
+    it('1.34 bookmarks quiet watches (no creationTimestamp), twice before the deadline (modern/06)', async () => {
+      const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 1000 });
+      seed(s, 1);
+      const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
+      assert.equal(await w.done, 'end');
+      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @4'], 'two bookmarks although nothing changed, above every object\'s RV (2)');
+      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3"}}}');
+      s.create('configmaps', { metadata: { name: 'later', namespace: 'default' } });
+      assert.equal(s.get('configmaps', 'default', 'later')?.metadata.resourceVersion, '5', 'later changes come after the bookmarks');
+    });
+
+    it('1.34 over HTTP/1.1 writes the initial burst in 2048-byte chunks: one event spans two chunks (modern/08)', async () => {
+      const s = await start({ version: '1.34', tls: false });
+      seed(s, 8);
+      const port = Number(new URL(s.url).port);
+      const sock = net.connect(port, '127.0.0.1');
+      let wire = '';
+      sock.on('data', (c) => (wire += c.toString()));
+      sock.write(`GET ${WL}&timeoutSeconds=1 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer test-token\r\n\r\n`);
+      await until(() => wire.endsWith('\r\n0\r\n\r\n'), 'the terminating chunk');
+      const body = wire.slice(wire.indexOf('\r\n\r\n') + 4);
+      const sizes: number[] = [];
+      let rest = body;
+      let data = '';
+      for (;;) {
+        const nl = rest.indexOf('\r\n');
+        const size = parseInt(rest.slice(0, nl), 16);
+        if (size === 0) break;
+        sizes.push(size);
+        data += rest.slice(nl + 2, nl + 2 + size);
+        rest = rest.slice(nl + 2 + size + 2);
+      }
+      assert.ok(sizes.length >= 2 && sizes[0] === 2048, `2048-byte chunks (${sizes.join(', ')})`);
+      assert.ok(!data.slice(0, 2048).endsWith('\n'), 'an event spans the first two chunks');
+      const lines = data.trim().split('\n');
+      assert.equal(lines.length, 9);
+      assert.match(lines[8], /initial-events-end/);
+      sock.destroy();
+    });
+
+    it('1.34 with the watch cache: compaction is invisible (200 for old RVs and continue tokens) until the apiserver restarts (modern/07)', async () => {
+      const s = await start({ version: '1.34' });
+      seed(s, 5);
+      const page = await call(s, `${CM}?limit=2`);
+      s.update('configmaps', { metadata: { name: 'cm-0', namespace: 'default' }, data: { k: 'x' } });
+      s.compact();
+      const cont = await call(s, `${CM}?limit=2&continue=${page.json.metadata.continue}`);
+      assert.equal(cont.status, 200, 'the watch cache still serves the token');
+      const old = new Watch(s, `${CM}?watch=1&resourceVersion=2&timeoutSeconds=1`);
+      assert.equal(await old.done, 'end');
+      assert.notEqual(old.events()[0].type, 'ERROR');
+      s.restartWatchCache();
+      const gone = await call(s, `${CM}?limit=2&continue=${page.json.metadata.continue}`);
+      assert.equal(gone.status, 410);
+      const expired = new Watch(s, `${CM}?watch=1&resourceVersion=2&timeoutSeconds=1`);
+      assert.equal(await expired.done, 'end');
+      assert.deepEqual(expired.summary(), ['ERROR 410']);
+    });
+  });
+
   describe('errors and discovery', () => {
     it('401 for a wrong token, 403 for no token (transcript 07)', async () => {
       const bad = await call(server, `${CM}?watch=1`, { token: 'wrong-token' });

@@ -12,7 +12,7 @@ export interface RecordedEvent {
   finalStateUnknown?: boolean;
 }
 
-/** Summary of an object, as FAULTS.md compares them: key, uid, resourceVersion. */
+/** Summary of an object, as docs/fault-matrix.md compares them: key, uid, resourceVersion. */
 export interface ObjectIdentity {
   key: string;
   uid: string;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { acceleratedClock, emptyStats, seededRandom } from '../../src/informer';
 import type { WatchEntry } from '../../src/manager';
 import { InspectHistory, inspectReport } from '../../src/ui/inspect';
+import { watchTooltip } from '../../src/ui/tree/watch-tooltip';
 import { SCALE, UiRig, until } from './lifecycle-rig';
 
 const t0 = Date.UTC(2026, 0, 2, 10, 0, 0);
@@ -47,6 +48,23 @@ describe('inspect resource version report', function () {
     assert.equal(inspectReport([], t0).title, 'No watches to inspect');
   });
 
+  it('says which protocol the cluster connection speaks, in the report and the tooltip', () => {
+    const entry: WatchEntry = {
+      id: 'a',
+      context: 'ctx',
+      resource: 'pods',
+      namespace: '',
+      label: 'ctx/pods',
+      state: { phase: 'watching', since: t0, synced: true },
+      stats: emptyStats(),
+      protocol: 'h2',
+    };
+    assert.equal(field(inspectReport([entry], t0).text, 'Connection'), 'HTTP/2 to the cluster');
+    assert.match(watchTooltip(entry, t0), /connection.*HTTP\/2/);
+    assert.match(watchTooltip({ ...entry, protocol: 'http/1.1' }, t0), /connection.*HTTP\/1\.1/);
+    assert.doesNotMatch(watchTooltip({ ...entry, protocol: undefined }, t0), /connection/);
+  });
+
   describe('against the local API server', () => {
     let rig: UiRig;
     beforeEach(() => (rig = new UiRig()));
@@ -78,10 +96,18 @@ describe('inspect resource version report', function () {
       assert.match(field(listed.text, 'Last list'), new RegExp(`^resourceVersion ${server.resourceVersion}, 2 objects in 1 page, `));
       assert.match(field(listed.text, 'Watch'), /^opened at resourceVersion \d+, .*timeoutSeconds \d+$/);
 
-      // From a watch event.
+      // From a watch event: the report as it reads when the event is handed out, before a
+      // bookmark (every 40 ms) may confirm the same resourceVersion.
+      let evented: ReturnType<typeof inspectReport> | undefined;
+      const capture = m.addHandler({
+        onUpdate: (id, _old, obj) => {
+          if (id === cmId() && obj.metadata.name === 'cm1') evented ??= inspectReport([cm()], now(), (i) => history.get(i));
+        },
+      });
       const updated = server.update('configmaps', { metadata: { name: 'cm1', namespace: 'default' }, data: { k: 'v' } });
-      await until(() => cm().stats.resourceVersion === updated.metadata.resourceVersion, () => JSON.stringify(cm().stats));
-      const evented = inspectReport([cm()], now(), (id) => history.get(id));
+      await until(() => evented !== undefined, () => JSON.stringify(cm().stats));
+      capture.dispose();
+      assert.ok(evented);
       assert.equal(evented.resourceVersion, updated.metadata.resourceVersion);
       assert.equal(field(evented.text, 'Came from'), 'a watch event (an add, update or delete)');
       assert.match(field(evented.text, 'Last event'), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \((just now|[\d.]+ s ago)\)$/);

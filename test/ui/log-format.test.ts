@@ -18,9 +18,14 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
     level: 'info',
     text: /^list finished: 1,234 objects in 3 pages, resourceVersion 48213, 1\.2 s$/,
   },
-  'list-restarted': { event: { type: 'list-restarted', reason: 'continue token expired on page 2: too old' }, level: 'warn', text: /^list restarted from the first page: continue token expired on page 2: too old$/ },
+  'list-restarted': { event: { type: 'list-restarted', reason: 'continue token expired on page 2: too old' }, level: 'warn', text: /^list restarted: continue token expired on page 2: too old$/ },
+  'streaming-list-fallback': {
+    event: { type: 'streaming-list-fallback', reason: '422 sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled' },
+    level: 'warn',
+    text: /^streaming list unavailable, using paginated lists for this API group\/version: 422 sendInitialEvents is forbidden/,
+  },
   synced: { event: { type: 'synced', resourceVersion: '48213', objects: 1 }, level: 'debug', text: /^synced: 1 object at resourceVersion 48213$/ },
-  'watch-opened': { event: { type: 'watch-opened', resourceVersion: '48213', timeoutSeconds: 412 }, level: 'info', text: /^watch opened at resourceVersion 48213, timeoutSeconds 412$/ },
+  'watch-opened': { event: { type: 'watch-opened', resourceVersion: '48213', timeoutSeconds: 412, protocol: 'h2' }, level: 'info', text: /^watch opened at resourceVersion 48213, timeoutSeconds 412 over HTTP\/2$/ },
   'watch-closed': {
     event: { type: 'watch-closed', cause: 'failed', resourceVersion: '48300', reason: 'connection reset (ECONNRESET)', events: 14, durationMs: 123_000 },
     level: 'warn',
@@ -42,6 +47,7 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
   'handler-error': { event: { type: 'handler-error', handler: 'tree', message: 'add of default/a threw: boom' }, level: 'error', text: /^handler "tree" threw: add of default\/a threw: boom$/ },
   restart: { event: { type: 'restart', reason: 'by the user, from the watch list' }, level: 'info', text: /^restart requested: by the user, from the watch list$/ },
   stopped: { event: { type: 'stopped' }, level: 'info', text: /^stopped$/ },
+  resumed: { event: { type: 'resumed', awayMs: 93_400 }, level: 'info', text: /^resumed after 93 s: verifying the cluster's connections$/ },
 };
 
 describe('log formatting', function () {

@@ -33,12 +33,12 @@ describe('objectStatus', () => {
       assert.deepEqual([pending.text, pending.icon, pending.color], ['Pending 0/1', 'clock', themeColors.yellow]);
       const creating = objectStatus(pod({ phase: 'Pending', containerStatuses: [waiting('ContainerCreating')] }));
       assert.deepEqual([creating.text, creating.color], ['ContainerCreating 0/1', themeColors.yellow]);
-      assert.equal(objectStatus(pod({ phase: 'Pending', initContainerStatuses: [waiting('PodInitializing')] })).text, 'Init:0/1 0/1');
+      assert.equal(objectStatus(pod({ phase: 'Pending', initContainerStatuses: [waiting('PodInitializing')] })).text, 'Init:0/0 0/1', 'kubectl counts the spec\'s init containers');
     });
 
     it('crash-looping, image pull failures and failed pods: red error, restarts counted', () => {
       const crash = objectStatus(pod({ phase: 'Running', containerStatuses: [waiting('CrashLoopBackOff', 5)] }));
-      assert.deepEqual([crash.text, crash.icon, crash.color], ['CrashLoopBackOff 0/1 · 5 restarts', 'error', themeColors.red]);
+      assert.deepEqual([crash.text, crash.icon, crash.color], ['CrashLoopBackOff 0/1', 'error', themeColors.red]);
       assert.equal(objectStatus(pod({ phase: 'Pending', containerStatuses: [waiting('ImagePullBackOff')] })).tone, 'error');
       const failed = objectStatus(pod({ phase: 'Failed', containerStatuses: [{ ready: false, state: { terminated: { reason: 'Error', exitCode: 1 } } }] }));
       assert.deepEqual([failed.text, failed.tone], ['Error 0/1', 'error']);
@@ -72,17 +72,17 @@ describe('objectStatus', () => {
       status: { observedGeneration: generation, ...status },
     });
 
-    it('available against desired', () => {
-      const ok = objectStatus(deployment(3, { availableReplicas: 3, updatedReplicas: 3 }));
-      assert.deepEqual([ok.text, ok.icon, ok.color], ['3/3 available', 'pass', themeColors.green]);
-      const rolling = objectStatus(deployment(3, { availableReplicas: 1, updatedReplicas: 1 }));
-      assert.deepEqual([rolling.text, rolling.tone], ['1/3 available', 'busy']);
-      assert.equal(objectStatus(deployment(3, { availableReplicas: 3, updatedReplicas: 3, observedGeneration: 1 }, 2)).tone, 'busy', 'a newer generation not yet observed');
+    it('ready, updated and available against desired', () => {
+      const ok = objectStatus(deployment(3, { readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3 }));
+      assert.deepEqual([ok.text, ok.icon, ok.color], ['3/3 ready', 'pass', themeColors.green]);
+      const rolling = objectStatus(deployment(3, { readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 }));
+      assert.deepEqual([rolling.text, rolling.tone], ['Progressing 1/3 ready', 'busy']);
+      assert.equal(objectStatus(deployment(3, { readyReplicas: 3, availableReplicas: 3, updatedReplicas: 3, observedGeneration: 1 }, 2)).tone, 'busy', 'a newer generation not yet observed');
     });
 
     it('a stuck rollout is red; scaled to zero is grey', () => {
       const stuck = objectStatus(deployment(2, { availableReplicas: 0, conditions: [{ type: 'Progressing', status: 'False', reason: 'ProgressDeadlineExceeded' }] }));
-      assert.equal(stuck.tone, 'error');
+      assert.deepEqual([stuck.text, stuck.tone], ['Stuck 0/2 ready', 'error']);
       assert.equal(objectStatus(deployment(0, {})).tone, 'idle');
     });
   });
@@ -90,7 +90,7 @@ describe('objectStatus', () => {
   describe('everything else', () => {
     it('kinds without a health get their own icon and no colour', () => {
       const cm = objectStatus({ kind: 'ConfigMap', metadata: { name: 'c', resourceVersion: '1' }, data: {} });
-      assert.deepEqual(cm, { text: '', icon: 'symbol-file', tone: 'neutral' });
+      assert.deepEqual(cm, { text: '0 keys', icon: 'symbol-file', tone: 'neutral' });
     });
 
     it('custom resources: a Ready condition, a phase, or nothing', () => {

@@ -169,12 +169,26 @@ describe('status bar model', function () {
       return { state: s, models, tick: () => s.update(m.entries(), clock.now()) };
     }
 
-    /** Advances the clock 1 s at a time (the adapter's tick) and gives real I/O a moment, recording each model. */
-    async function run(clock: ManualClock, seconds: number, tick: () => StatusBarModel): Promise<{ at: number; model: StatusBarModel }[]> {
+    /**
+     * Whether every informer waits for the clock: watching, or waiting for a retry still ahead.
+     * While one has a request in flight (real I/O), the clock must not move on: on a busy
+     * machine that I/O takes longer, and clock time would run ahead of what the engine did.
+     */
+    function engineIdle(m: WatchManager, clock: ManualClock): boolean {
+      return m.entries().every((e) => e.state.phase === 'watching' || (e.state.nextRetryAt !== undefined && e.state.nextRetryAt > clock.now()));
+    }
+
+    /**
+     * Advances the clock 1 s at a time (the adapter's tick), each time once the engine is idle
+     * again, recording each model.
+     */
+    async function run(m: WatchManager, clock: ManualClock, seconds: number, tick: () => StatusBarModel): Promise<{ at: number; model: StatusBarModel }[]> {
       const seen: { at: number; model: StatusBarModel }[] = [];
       for (let i = 0; i < seconds; i++) {
+        await until(() => engineIdle(m, clock), () => `the engine to wait for the clock: ${JSON.stringify(m.entries().map((e) => e.state))}`);
         clock.advance(1000);
-        await realSleep(15);
+        await realSleep(5);
+        await until(() => engineIdle(m, clock), () => `the engine to wait for the clock: ${JSON.stringify(m.entries().map((e) => e.state))}`);
         seen.push({ at: clock.now(), model: tick() });
       }
       return seen;
@@ -192,14 +206,15 @@ describe('status bar model', function () {
       assert.equal(tick().text, '$(eye) 2/2');
 
       await server.goDown();
-      await until(() => m.entries().some((e) => e.state.phase !== 'watching'), () => 'a failure');
+      // Every watch of the cluster fails with it (on HTTP/2 the streams of the closed session fail one after another).
+      await until(() => m.entries().every((e) => e.state.phase !== 'watching'), () => 'a failure of every watch');
       const down = clock.now();
       const first = tick();
       assert.equal(first.text, '$(sync~spin) 0/2');
       assert.equal(first.background, 'none');
       assert.equal(first.ticking, true);
 
-      const seen = await run(clock, 45, tick);
+      const seen = await run(m, clock, 45, tick);
       const backgrounds = seen.map((s) => s.model.background);
       const firstWarning = seen.find((s) => s.model.background !== 'none');
       const firstError = seen.find((s) => s.model.background === 'error');
@@ -217,9 +232,11 @@ describe('status bar model', function () {
 
       await server.comeUp();
       for (let i = 0; i < 60 && !m.entries().every((e) => e.state.phase === 'watching'); i++) {
+        await until(() => engineIdle(m, clock), () => `the engine to wait for the clock: ${JSON.stringify(m.entries().map((e) => e.state))}`);
         clock.advance(1000);
-        await realSleep(20);
+        await realSleep(5);
       }
+      await until(() => m.entries().every((e) => e.state.phase === 'watching'), () => JSON.stringify(m.entries().map((e) => e.state)));
       const back = tick();
       assert.equal(back.text, '$(eye) 2/2');
       assert.equal(back.background, 'none');
@@ -237,7 +254,7 @@ describe('status bar model', function () {
       const fault = server.injectFault({ type: 'status', code: 500, reason: 'InternalError', message: 'etcdserver: request timed out' }, { times: Infinity });
       server.dropWatches('reset');
       await until(() => m.entries()[0]?.state.phase !== 'watching', () => 'a failure');
-      const seen = await run(clock, 40, tick);
+      const seen = await run(m, clock, 40, tick);
       assert.ok(seen.every((s) => s.model.background !== 'error'), seen.map((s) => s.model.background).join(' '));
       assert.equal(seen[seen.length - 1].model.background, 'warning');
       assert.match(seen[seen.length - 1].model.tooltip, /failing for \d+ s/);
@@ -253,7 +270,7 @@ describe('status bar model', function () {
       await m.start();
       await until(() => m.entries()[0]?.state.phase === 'unauthorized', () => JSON.stringify(m.entries()));
       assert.equal(tick().background, 'none');
-      const seen = await run(clock, 35, tick);
+      const seen = await run(m, clock, 35, tick);
       const last = seen[seen.length - 1].model;
       assert.equal(last.background, 'error');
       assert.equal(last.text, '$(error) 0/1');

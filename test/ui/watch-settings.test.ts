@@ -12,6 +12,7 @@ describe('settings', () => {
       labelSelector: undefined,
       timeoutSeconds: undefined,
       maxBackoffMs: undefined,
+      streamingList: undefined,
     });
     const c = toWatchConfig({
       kubeconfigPath: ' /k ',
@@ -21,8 +22,19 @@ describe('settings', () => {
       labelSelector: ' app=web ',
       watchTimeoutSeconds: 120,
       maxBackoffSeconds: 10,
+      streamingList: 'never',
     });
-    assert.deepEqual(c, { kubeconfigPath: '/k', contexts: ['a', 'b'], resources: ['pods'], namespaces: ['default'], labelSelector: 'app=web', timeoutSeconds: 120, maxBackoffMs: 10_000 });
+    assert.deepEqual(c, {
+      kubeconfigPath: '/k',
+      contexts: ['a', 'b'],
+      resources: ['pods'],
+      namespaces: ['default'],
+      labelSelector: 'app=web',
+      timeoutSeconds: 120,
+      maxBackoffMs: 10_000,
+      streamingList: 'never',
+    });
+    assert.equal(toWatchConfig({ streamingList: 'sometimes' }).streamingList, undefined, 'an unknown mode is the default (auto)');
     assert.deepEqual(toWatchConfig({ resources: 'pods' as unknown as string[] }).resources, defaultResources);
   });
 

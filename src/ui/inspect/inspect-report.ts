@@ -1,3 +1,4 @@
+import { protocolName } from '../protocol-name';
 import type { ResourceVersionSource } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { oneLine } from '../log/log-line';
@@ -84,6 +85,7 @@ export function reportFields(entry: WatchEntry, now: number, history: WatchHisto
   add('State', `${stateWord(entry)}${state.reason ? `: ${oneLine(state.reason, 300)}` : ''}, since ${formatInstantWithAge(state.since, now)}${state.synced ? '' : ' (not synced yet)'}`);
   if (state.nextRetryAt !== undefined && state.phase !== 'watching') add('Next attempt', formatInstantWithAge(state.nextRetryAt, now));
   if (entry.error) add('Problem', oneLine(entry.error, 300));
+  if (entry.protocol) add('Connection', `${protocolName(entry.protocol)} to the cluster`);
   add('Last seen resourceVersion', stats.resourceVersion ?? 'none yet (no list has completed)');
   if (stats.resourceVersion !== undefined) {
     add('Came from', stats.resourceVersionSource ? sourceText(stats.resourceVersionSource, history) : 'unknown');

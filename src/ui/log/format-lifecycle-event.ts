@@ -1,3 +1,4 @@
+import { protocolName } from '../protocol-name';
 import type { InformerPhase, InformerState, LifecycleEvent } from '../../informer';
 import { oneLine, prefixed, type LogLevel, type LogLine } from './log-line';
 import { formatDuration, formatInstant } from './time-text';
@@ -49,21 +50,23 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
     case 'list-started':
       if (context.troubleSince !== undefined) return line('debug', `${event.relist ? 'relist' : 'list'} started again`);
       return event.relist
-        ? line('info', `relist started${event.resourceVersion ? ` (last resourceVersion ${event.resourceVersion})` : ''}`)
-        : line('info', 'list started');
+        ? line('info', `${event.streaming ? 'streaming ' : ''}relist started${event.resourceVersion ? ` (last resourceVersion ${event.resourceVersion})` : ''}`)
+        : line('info', event.streaming ? 'streaming list started (WatchList: one request lists, then watches)' : 'list started');
     case 'list-page':
       return line('trace', `list page ${event.page}: ${count(event.items, 'item')}`);
     case 'list-done':
       return line(
         'info',
-        `list finished: ${count(event.items, 'object')} in ${count(event.pages, 'page')}, resourceVersion ${event.resourceVersion}, ${formatDuration(event.durationMs)}`,
+        `list finished: ${count(event.items, 'object')} in ${event.streaming ? 'one streaming request' : count(event.pages, 'page')}, resourceVersion ${event.resourceVersion}, ${formatDuration(event.durationMs)}`,
       );
     case 'list-restarted':
-      return line('warn', `list restarted from the first page: ${oneLine(event.reason)}`);
+      return line('warn', `list restarted: ${oneLine(event.reason)}`);
+    case 'streaming-list-fallback':
+      return line('warn', `streaming list unavailable, using paginated lists for this API group/version: ${oneLine(event.reason)}`);
     case 'synced':
       return line('debug', `synced: ${count(event.objects, 'object')} at resourceVersion ${event.resourceVersion}`);
     case 'watch-opened':
-      return line('info', `watch opened at resourceVersion ${event.resourceVersion || '(none)'}, timeoutSeconds ${event.timeoutSeconds}`);
+      return line('info', `watch opened at resourceVersion ${event.resourceVersion || '(none)'}, timeoutSeconds ${event.timeoutSeconds}${event.protocol ? ` over ${protocolName(event.protocol)}` : ''}`);
     case 'watch-closed': {
       const stats = `after ${formatDuration(event.durationMs)}, ${count(event.events, 'event')}${event.resourceVersion ? `, at resourceVersion ${event.resourceVersion}` : ''}`;
       switch (event.cause) {
@@ -96,6 +99,8 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
     }
     case 'stopped':
       return line('info', 'stopped');
+    case 'resumed':
+      return line('info', `resumed after ${Math.round(event.awayMs / 1000)} s: verifying the cluster's connections`);
     default:
       return unknownEvent(label, event);
   }

@@ -40,7 +40,7 @@ export interface StatusBarInput {
 }
 
 /** The commands the tooltip links to; the adapter trusts exactly these. */
-export const COMMAND_LINKS = ['kubeWatch.showLog', 'kubeWatch.inspectResourceVersion'] as const;
+export const COMMAND_LINKS = ['kubeWatch.showLog', 'kubeWatch.inspectResourceVersion', 'kubeWatch.showHealth'] as const;
 
 /** Rows shown in the tooltip table before the rest is summed up in one line. */
 export const MAX_TOOLTIP_ROWS = 20;
@@ -178,6 +178,6 @@ function tooltipMarkdown(healths: readonly EntryHealth[], now: number, watching:
     const restWatching = rest.filter((h) => h.condition === 'watching').length;
     parts.push(`…and ${rest.length} more (${restWatching} watching)`);
   }
-  parts.push('[Show Watch Log](command:kubeWatch.showLog) · [Inspect Resource Versions](command:kubeWatch.inspectResourceVersion) · click for the watches');
+  parts.push('[Show Watch Health](command:kubeWatch.showHealth) · [Show Watch Log](command:kubeWatch.showLog) · [Inspect Resource Versions](command:kubeWatch.inspectResourceVersion) · click for the watches');
   return parts.join('\n\n');
 }

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { objectAge } from '../age';
-import { objectStatus } from '../object-status';
+import { describeRow, kubectlLines, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
 import { describeWatchState, shorten } from '../watch-state-text';
 import { escapeMarkdown, inlineCode } from './markdown';
 import { themeColors, toneColor, worseTone, type Tone } from './tone';
@@ -57,32 +57,66 @@ export function presentNamespaceGroup(namespace: string, objects: number): NodeP
   return { label: namespace, description: String(objects), icon: { id: 'symbol-namespace' }, collapsible: 'collapsed', contextValue: 'namespace' };
 }
 
-/** The status key of an object: equal keys present the same (the age aside, which follows from time). */
-export function objectStatusKey(obj: KubeObject, kind: string | undefined): string {
-  const s = objectStatus(obj, kind);
-  return `${s.text}\u0000${s.icon}\u0000${s.color ?? ''}`;
+/**
+ * The key of what an object's row shows: equal keys present the same. Ages are left out (they
+ * follow from time): the row is printed at time 0 for the key.
+ */
+export function objectStatusKey(obj: KubeObject, kind: string | undefined, columns?: readonly PrinterColumn[]): string {
+  return rowKey(printObject(obj, kind, 0, columns));
 }
 
-/** An object: name, "status · age", status icon. */
-export function presentObject(obj: KubeObject, name: string, kind: string | undefined, now: number): NodePresentation {
-  const s = objectStatus(obj, kind);
-  const age = objectAge(obj.metadata.creationTimestamp, now);
-  const description = [s.text, age].filter((part) => part !== '').join(' · ');
-  return { label: name, description, icon: { id: s.icon, color: s.color }, collapsible: 'none', contextValue: 'object' };
+/**
+ * An object: its name (an Event: its reason), the kubectl fields that matter most as the
+ * description (status first, see src/ui/printers), the status icon.
+ */
+export function presentObject(obj: KubeObject, name: string, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): NodePresentation {
+  const row = printObject(obj, kind, now, columns);
+  return {
+    label: row.label || name,
+    description: describeRow(row),
+    icon: { id: row.health.icon, color: toneColor(row.health.tone) },
+    collapsible: 'none',
+    contextValue: 'object',
+  };
 }
 
-/** The tooltip of an object: kind, name, namespace, uid, resourceVersion, creation, status. */
-export function objectTooltip(obj: KubeObject, kind: string | undefined, now: number): string {
-  const s = objectStatus(obj, kind);
+/**
+ * The tooltip of an object: kind and name, its `kubectl get` row as kubectl prints it (headers
+ * over values, in a code block), what the printer noted (a condition's message), then the
+ * columns `-o wide` adds as a table of column and value, namespace, uid, resourceVersion, creation.
+ */
+export function objectTooltip(obj: KubeObject, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): string {
+  const printed = printObject(obj, kind, now, columns);
   const m = obj.metadata;
-  const rows: [string, string][] = [];
+  const rows: [string, string][] = kubectlRows(printed);
   if (m.namespace) rows.push(['namespace', inlineCode(m.namespace)]);
   if (m.uid) rows.push(['uid', inlineCode(m.uid)]);
   if (m.resourceVersion) rows.push(['resourceVersion', inlineCode(m.resourceVersion)]);
   if (m.creationTimestamp) rows.push(['created', `${escapeMarkdown(m.creationTimestamp)} (${objectAge(m.creationTimestamp, now)} ago)`]);
   if (m.deletionTimestamp) rows.push(['deleting since', escapeMarkdown(m.deletionTimestamp)]);
-  if (s.text) rows.push(['status', escapeMarkdown(s.text)]);
-  return [`**${escapeMarkdown(kind ?? obj.kind ?? 'Object')}** ${inlineCode(m.name ?? '')}`, '', '| | |', '|:--|:--|', ...rows.map(([k, v]) => `| ${k} | ${v} |`)].join('\n');
+  const notes = (printed.notes ?? []).map((n) => `> ${escapeMarkdown(n)}`);
+  return [
+    `**${escapeMarkdown(kind ?? obj.kind ?? 'Object')}** ${inlineCode(m.name ?? '')}`,
+    '',
+    ...codeBlock(kubectlLines(printed)),
+    '',
+    ...(notes.length > 0 ? [...notes, ''] : []),
+    '| | |',
+    '|:--|:--|',
+    ...rows.map(([k, v]) => `| ${k} | ${v} |`),
+  ].join('\n');
+}
+
+/** Lines in a fenced code block whose fence no line can close. */
+function codeBlock(lines: readonly string[]): string[] {
+  const longest = Math.max(2, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((r) => r.length))));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}text`, ...lines, fence];
+}
+
+/** kubectl's `-o wide` columns (the others are in the code block above) as table rows, values escaped. */
+function kubectlRows(printed: PrintedRow): [string, string][] {
+  return printed.columns.slice(printed.wideFrom).map((c, i) => [c, escapeMarkdown(printed.cells[printed.wideFrom + i] ?? '') || ' '] as [string, string]);
 }
 
 /** "N more…", which loads the next page when clicked. */

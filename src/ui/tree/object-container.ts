@@ -1,20 +1,23 @@
+import { byteOrder, compareEventsNewestFirst, eventLastSeen } from '../printers';
+import type { KubeObject } from '../../informer';
 import type { MoreNode, ObjectNode, ObjectParent } from './tree-node';
 
-/** Orders names the way people read them: `pod-2` before `pod-10`. */
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
-
+/** Orders names (and namespaces) the way kubectl lists them: by bytes, so `pod-10` before `pod-2`. */
 export function compareNames(a: string, b: string): number {
-  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+  return byteOrder(a, b);
 }
 
 /**
- * The object nodes under one parent, by name. The sorted array is built on demand (when the
- * view asks for children) and dropped when a name comes or goes, so an add or delete is O(1)
- * and an update does not touch it at all.
+ * The object nodes under one parent, by name (kubectl's order), or newest first for Events.
+ * The sorted array is built on demand (when the view asks for children) and dropped when a name
+ * comes or goes, or, newest first, when an Event's last-seen time moves; any other update does
+ * not touch it, so rows never move while objects change.
  */
 export class ObjectContainer {
   private readonly byName = new Map<string, ObjectNode>();
   private sorted: ObjectNode[] | undefined;
+  /** Events: newest last-seen first (set by the model from the entry's kind). */
+  newestFirst = false;
   /** Pages shown; grows with "N more…". */
   pages = 1;
 
@@ -54,13 +57,26 @@ export class ObjectContainer {
     return nodes;
   }
 
+  /**
+   * `node`'s object was replaced by a newer one (`previous` before): true when that moved it in
+   * the order (the parent's children must be refreshed).
+   */
+  updated(node: ObjectNode, previous: KubeObject): boolean {
+    if (!this.newestFirst || eventLastSeen(previous) === eventLastSeen(node.object)) return false;
+    this.sorted = undefined;
+    return true;
+  }
+
   values(): IterableIterator<ObjectNode> {
     return this.byName.values();
   }
 
-  /** All nodes sorted by name (cached until the next add or remove; do not mutate). */
+  /** All nodes in order (cached until the next add or remove; do not mutate). */
   sortedNodes(): readonly ObjectNode[] {
-    if (!this.sorted) this.sorted = [...this.byName.values()].sort((a, b) => compareNames(a.name, b.name));
+    if (!this.sorted) {
+      const nodes = [...this.byName.values()];
+      this.sorted = this.newestFirst ? nodes.sort(compareEventsNewestFirst) : nodes.sort((a, b) => compareNames(a.name, b.name));
+    }
     return this.sorted;
   }
 }

@@ -1,3 +1,4 @@
+import { protocolName } from '../protocol-name';
 import { groupVersion, resourceTypeName } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { secondsUntil, timeAndAgo } from '../age';
@@ -34,6 +35,7 @@ export function watchTooltip(entry: WatchEntry, now: number): string {
   ];
   if (state.nextRetryAt !== undefined) rows.push(['next attempt', `in ${secondsUntil(state.nextRetryAt, now)} s`]);
   if (state.reason) rows.push(['reason', escapeMarkdown(state.reason)]);
+  if (entry.protocol) rows.push(['connection', protocolName(entry.protocol)]);
   if (entry.error) rows.push([entry.errorKind ? `error (${entry.errorKind})` : 'error', escapeMarkdown(entry.error)]);
   return [
     `**${escapeMarkdown(type)}** ${where} · ${context}`,

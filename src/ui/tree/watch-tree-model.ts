@@ -13,6 +13,7 @@ import {
   presentWatchGroup,
   type NodePresentation,
 } from './node-presentation';
+import { crdPrinterColumns, printerKind, type PrinterColumn } from '../printers';
 import { RefreshThrottle } from './refresh-throttle';
 import { NamespaceNode, ObjectNode, ResourceNode, type ResourceLayout, type TreeNode } from './tree-node';
 import { watchTooltip } from './watch-tooltip';
@@ -25,6 +26,13 @@ export interface WatchTreeSource {
   addHandler(handler: EntryHandler): Disposable;
   onObjectsRemoved(listener: (removed: ObjectsRemoved) => void): Disposable;
   onLifecycle(listener: (entryId: string, event: TimedLifecycleEvent) => void): Disposable;
+  /**
+   * The CustomResourceDefinition of an entry's type, as last seen (undefined when the type is
+   * built in, or the definitions cannot be read): its printer columns print the objects.
+   */
+  customResourceDefinition?(entryId: string): KubeObject | undefined;
+  /** Fires with the entries whose type's definition changed. */
+  onDidChangeDefinitions?(listener: (entryIds: string[]) => void): Disposable;
 }
 
 export interface WatchTreeModelOptions {
@@ -125,6 +133,7 @@ export class WatchTreeModel implements Disposable {
       }),
       source.onDidChangeEntries((change) => this.entriesChanged(change)),
       source.onLifecycle((id, event) => this.lifecycleEvent(id, event)),
+      ...(source.onDidChangeDefinitions ? [source.onDidChangeDefinitions((ids) => this.definitionsChanged(ids))] : []),
     ];
     this.sync();
     // The view asks for the roots when it first shows; nothing to announce yet.
@@ -178,9 +187,10 @@ export class WatchTreeModel implements Disposable {
         return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch') : presentNamespaceGroup(node.namespace, node.container.size);
       }
       case 'object': {
-        const kind = this.kindOf(node.entryId, node.object);
-        node.shownKey = objectStatusKey(node.object, kind);
-        return presentObject(node.object, node.name, kind, now);
+        const kind = this.printKindOf(node.entryId, node.object);
+        const columns = this.columnsOf(node.entryId);
+        node.shownKey = objectStatusKey(node.object, kind, columns);
+        return presentObject(node.object, node.name, kind, now, columns);
       }
       case 'more':
         return presentMore(node.remaining, this.pageSize);
@@ -205,8 +215,10 @@ export class WatchTreeModel implements Disposable {
         const entry = this.currentEntry(node.entryId);
         return entry && watchTooltip(entry, now);
       }
-      case 'object':
-        return objectTooltip(node.object, this.kindOf(node.entryId, node.object), now);
+      case 'object': {
+        const kind = this.printKindOf(node.entryId, node.object);
+        return objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
+      }
       case 'message':
         return this.present(node).label;
       case 'more':
@@ -217,6 +229,20 @@ export class WatchTreeModel implements Disposable {
   /** The kind of the objects of an entry (from its resolved type; list items may lack `kind`). */
   kindOf(entryId: string, obj?: KubeObject): string | undefined {
     return obj?.kind ?? this.places.get(entryId)?.entry.type?.kind;
+  }
+
+  /** The kind to print an entry's objects with (see `printerKind`: a custom `Service` is no core Service). */
+  private printKindOf(entryId: string, obj: KubeObject): string | undefined {
+    const type = this.places.get(entryId)?.entry.type;
+    return type ? printerKind(type) : this.kindOf(entryId, obj);
+  }
+
+  /** A custom resource's printer columns (from its CRD, for the entry's version); undefined for built-in types or when unknown. */
+  columnsOf(entryId: string): readonly PrinterColumn[] | undefined {
+    if (!this.source.customResourceDefinition) return undefined;
+    const crd = this.source.customResourceDefinition(entryId);
+    const version = this.places.get(entryId)?.entry.type?.version;
+    return crd && version ? crdPrinterColumns(crd, version) : undefined;
   }
 
   /** The attached object node of an object, if the tree holds it. */
@@ -254,7 +280,11 @@ export class WatchTreeModel implements Disposable {
     const put = this.put(place, entryId, obj);
     if (!put) return;
     if (!put.existing) this.dirty.add(put.container.owner);
-    else if (put.existing.shownKey !== undefined && put.existing.shownKey !== objectStatusKey(obj, this.kindOf(entryId, obj))) this.dirty.add(put.existing);
+    else if (put.moved) this.dirty.add(put.container.owner);
+    else if (put.existing.shownKey !== undefined) {
+      const kind = this.printKindOf(entryId, obj);
+      if (put.existing.shownKey !== objectStatusKey(obj, kind, this.columnsOf(entryId))) this.dirty.add(put.existing);
+    }
     this.statsChanged(place);
   }
 
@@ -263,16 +293,21 @@ export class WatchTreeModel implements Disposable {
    * a node. Returns the container and the node replaced (undefined when one was added), or
    * undefined when the object has no place (no name, no container).
    */
-  private put(place: EntryPlace, entryId: string, obj: KubeObject): { container: ObjectContainer; existing?: ObjectNode } | undefined {
+  private put(place: EntryPlace, entryId: string, obj: KubeObject): { container: ObjectContainer; existing?: ObjectNode; moved?: boolean } | undefined {
     const name = obj.metadata.name;
     if (!name) return undefined;
     const namespace = obj.metadata.namespace ?? '';
     const container = this.containerFor(place, namespace, true);
     if (!container) return undefined;
+    container.newestFirst = this.kindOf(entryId, obj) === 'Event';
     const existing = container.get(name);
-    if (existing) existing.object = obj;
-    else container.add(new ObjectNode(`${entryId}/${namespace}/${name}`, container.owner, entryId, namespace, name, obj));
-    return { container, existing };
+    if (existing) {
+      const previous = existing.object;
+      existing.object = obj;
+      return { container, existing, moved: container.updated(existing, previous) };
+    }
+    container.add(new ObjectNode(`${entryId}/${namespace}/${name}`, container.owner, entryId, namespace, name, obj));
+    return { container };
   }
 
   /** `sameUidOnly`: for removals of a discarded informer's objects, which must not take a successor's. */
@@ -324,6 +359,16 @@ export class WatchTreeModel implements Disposable {
   /** The watch's resourceVersion and counters moved: refresh its node, at most once per `watchRefreshMs`. */
   private statsChanged(place: EntryPlace): void {
     if (!this.dirty.has(place.watchNode)) this.statsStale.add(place.watchNode);
+    this.throttle.request();
+  }
+
+  /** A definition changed: every object row of those entries may print differently. */
+  private definitionsChanged(entryIds: readonly string[]): void {
+    for (const id of entryIds) {
+      const place = this.places.get(id);
+      if (!place) continue;
+      this.dirty.add(place.node);
+    }
     this.throttle.request();
   }
 

@@ -2,12 +2,14 @@
 import type { Page } from 'playwright-core';
 import { ActivityBar } from './activity-bar';
 import { Dialog } from './dialog';
+import { HealthPanel } from './health-panel';
 import { OutputPanel } from './output-panel';
 import { QuickPick } from './quick-pick';
 import { SidebarTree } from './sidebar-tree';
 import { StatusBar } from './status-bar';
 
-export { ActivityBar, Dialog, OutputPanel, QuickPick, SidebarTree, StatusBar };
+export { ActivityBar, Dialog, HealthPanel, OutputPanel, QuickPick, SidebarTree, StatusBar };
+export type { BandSpan, HealthView, WatchBand } from './health-panel';
 export type { TreeRow } from './sidebar-tree';
 export type { StatusItem } from './status-bar';
 export type { LogLineView } from './output-panel';
@@ -16,7 +18,7 @@ export type { DialogView } from './dialog';
 /** Names the extension contributes (package.json). */
 export const KUBE_WATCH = {
   container: 'Kube Watch',
-  view: 'Watched Resources',
+  view: 'Resources',
   channel: 'Kube Watch',
   commands: {
     restartAll: 'Kube Watch: Restart All Watches',
@@ -35,6 +37,7 @@ export class WorkbenchUi {
   readonly quickPick: QuickPick;
   readonly output: OutputPanel;
   readonly dialog: Dialog;
+  readonly health: HealthPanel;
 
   constructor(readonly page: Page) {
     this.activityBar = new ActivityBar(page);
@@ -43,6 +46,7 @@ export class WorkbenchUi {
     this.quickPick = new QuickPick(page);
     this.output = new OutputPanel(page, this.quickPick);
     this.dialog = new Dialog(page);
+    this.health = new HealthPanel(page);
   }
 
   /** Closes what a scenario may have left open: a dialog, a picker, a maximized panel. */

@@ -10,6 +10,8 @@ import { cssString } from './activity-bar';
 export interface QuickPickItemView {
   label: string;
   description: string;
+  /** The second line under the label, or '' without one. */
+  detail: string;
   ariaLabel: string;
   focused: boolean;
 }
@@ -73,6 +75,7 @@ export class QuickPick {
         .map((row) => ({
           label: (row.querySelector('.label-name')?.textContent ?? '').replace(/\u00a0/g, ' ').trim(),
           description: (row.querySelector('.label-description')?.textContent ?? '').replace(/\u00a0/g, ' ').trim(),
+          detail: (row.querySelector('.quick-input-list-label-meta')?.textContent ?? '').replace(/\u00a0/g, ' ').trim(),
           ariaLabel: row.getAttribute('aria-label') ?? '',
           focused: row.classList.contains('focused'),
         }))

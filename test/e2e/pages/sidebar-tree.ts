@@ -26,7 +26,7 @@ export interface TreeRow {
 export class SidebarTree {
   constructor(
     private readonly page: Page,
-    /** The view's name, as its tree's aria-label ("Watched Resources"). */
+    /** The view's name, as its tree's aria-label ("Resources"). */
     readonly viewName: string,
   ) {}
 
@@ -95,19 +95,32 @@ export class SidebarTree {
     for (let depth = 1; depth <= path.length; depth++) {
       const prefix = path.slice(0, depth);
       const row = await this.waitForRow(prefix);
-      if (row.expanded === false) {
-        await this.rowElement(row).locator('.monaco-tl-twistie').click();
-        await this.waitForRow(prefix, (r) => r.expanded === true);
+      if (row.expanded === false) await this.clickUntil(prefix, row, (r) => r.expanded === true);
+    }
+  }
+
+  /**
+   * Clicks a row's twistie until `done` holds. The list re-renders its rows while objects
+   * change, so on a busy machine a click can land on a row element that was just replaced:
+   * a click that changed nothing is repeated, with the row looked up again.
+   */
+  private async clickUntil(path: readonly string[], row: TreeRow, done: (r: TreeRow) => boolean): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.rowElement(row).locator('.monaco-tl-twistie').click();
+      try {
+        await this.waitForRow(path, done, { timeoutMs: attempt < 4 ? 5_000 : 30_000 });
+        return;
+      } catch (err) {
+        if (attempt >= 4) throw err;
+        row = await this.waitForRow(path);
+        if (done(row)) return;
       }
     }
   }
 
   async collapse(path: readonly string[]): Promise<void> {
     const row = await this.waitForRow(path);
-    if (row.expanded === true) {
-      await this.rowElement(row).locator('.monaco-tl-twistie').click();
-      await this.waitForRow(path, (r) => r.expanded === false);
-    }
+    if (row.expanded === true) await this.clickUntil(path, row, (r) => r.expanded === false);
   }
 
   /** Collapses every root (the view's own "Collapse All" would do the same, when the view shows it). */

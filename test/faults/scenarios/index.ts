@@ -5,8 +5,9 @@ import { reconnectScenarios } from './reconnect';
 import { refusalScenarios } from './refusals';
 import { restartScenarios } from './restart';
 import { streamScenarios } from './stream';
+import { streamingListScenarios } from './streaming-list';
 
-/** Every fault scenario, in FAULTS.md order of their ids. */
+/** Every fault scenario, in docs/fault-matrix.md order of their ids. */
 export const allScenarios: Scenario[] = [
   ...expiryScenarios,
   ...reconnectScenarios,
@@ -14,4 +15,5 @@ export const allScenarios: Scenario[] = [
   ...refusalScenarios,
   ...streamScenarios,
   ...restartScenarios,
+  ...streamingListScenarios,
 ].sort((a, b) => a.title.slice(0, 3).localeCompare(b.title.slice(0, 3)));

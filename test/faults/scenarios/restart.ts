@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { TimedLifecycleEvent } from '../../../src/informer/lifecycle-event';
 import { clockSleep, until, type Rig } from '../rig';
 import type { FaultContext, Scenario } from '../scenario';
+import { requestsOf, watchesOf } from '../requests';
 
 /**
  * F19: a restart (command, settings change) requested in every state. The old request is
@@ -19,14 +20,11 @@ async function start(ctx: FaultContext): Promise<void> {
   else await ctx.client.restart();
 }
 
-function requestsOf(ctx: FaultContext, verb: 'list' | 'watch') {
-  return ctx.server.requests.filter((r) => r.verb === verb && r.resource === 'configmaps');
-}
 
 /** Waits until a watch newer than `watchesBefore` requests is the one and only open watch, and stays so. */
 async function exactlyOneWatch(ctx: FaultContext, watchesBefore: number): Promise<void> {
   await until(
-    () => requestsOf(ctx, 'watch').length > watchesBefore && ctx.server.openWatches() === 1,
+    () => watchesOf(ctx).length > watchesBefore && ctx.server.openWatches() === 1,
     `exactly one new watch open (open: ${ctx.server.openWatches()})`,
   );
   // It stays one: nothing left over from before the restart opens a second watch later.
@@ -105,7 +103,7 @@ export const restartScenarios: Scenario[] = [
       await exactlyOneWatch(ctx, 0);
       const rig = ctx.ours;
       if (rig) await rig.phase('watching');
-      const watchesBefore = requestsOf(ctx, 'watch').length;
+      const watchesBefore = watchesOf(ctx).length;
       ctx.updateObject('cm-0', 'before-restart');
       await ctx.client.restart();
       ctx.createObject('after-restart');

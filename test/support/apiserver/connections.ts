@@ -10,6 +10,15 @@ import type { Socket } from 'node:net';
 
 const keyOf = (s: Socket): string => `${s.remoteAddress}:${s.remotePort}`;
 
+/** An HTTP/2 request's socket is a proxy that refuses destroy(); the raw socket's close ends it anyway. */
+function destroyQuietly(socket: Socket): void {
+  try {
+    socket.destroy();
+  } catch {
+    // ERR_HTTP2_NO_SOCKET_MANIPULATION
+  }
+}
+
 export class ConnectionTracker {
   private readonly sockets = new Set<Socket>();
   private readonly byRemote = new Map<string, Socket>();
@@ -55,7 +64,14 @@ export class ConnectionTracker {
     } catch {
       raw.destroy();
     }
-    if (socket !== raw) socket.destroy();
+    if (socket !== raw) destroyQuietly(socket);
+  }
+
+  /** Closes the TCP connection under a request's socket (for HTTP/2, every stream on it), without an RST. */
+  destroyConnectionOf(socket: Socket): void {
+    const raw = this.rawOf(socket);
+    raw.destroy();
+    if (socket !== raw) destroyQuietly(socket);
   }
 
   /** Destroys every connection; resolves once all of them have emitted 'close'. */

@@ -1,7 +1,9 @@
 /**
  * A local Kubernetes API server for tests that speaks the wire protocol of kube-apiserver 1.26
- * (see the shared fixtures/apiserver transcripts): list with pagination, watch with replay, bookmarks,
- * expiry, timeouts, discovery, bearer-token auth, and injectable faults.
+ * (see the shared fixtures/apiserver transcripts) or, with `version`, of 1.32/1.33/1.34
+ * (fixtures/apiserver-modern): list with pagination, watch with replay, bookmarks, expiry,
+ * timeouts, discovery, bearer-token auth, injectable faults; and on 1.32/1.34 (WatchList gate on)
+ * the streaming list (sendInitialEvents=true) with its initial-events-end bookmark.
  *
  * Invariants:
  * - All resources share one resourceVersion counter and one bounded history (store.ts).
@@ -12,6 +14,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import * as http2 from 'node:http2';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type {
@@ -24,6 +27,7 @@ import type {
   RequestRecord,
   RequestVerb,
   ResourceDefinition,
+  ServerVersion,
 } from './types';
 import { ObjectStore, objectKey } from './store';
 import { ResourceRegistry, qualifiedName } from './resources';
@@ -39,6 +43,7 @@ import { atResourceVersion, prepareCreate, prepareUpdate, uuidFrom, withTypeMeta
 import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
+import { PodLogs, type PodForLogs } from './pod-logs';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -49,6 +54,13 @@ export class FakeApiServer {
   private readonly tls: boolean;
   private token: string;
   private readonly watchCache: boolean;
+  readonly version: ServerVersion;
+  /** 1.32 and newer: the 1.34 wire shape and validation. */
+  private readonly modern: boolean;
+  /** The WatchList feature gate. */
+  private readonly watchListGate: boolean;
+  private readonly ignoreSendInitialEvents: boolean;
+  private readonly pendingTimers = new Set<NodeJS.Timeout>();
   private readonly timeScale: number;
   private readonly bookmarkIntervalMs: number;
   private readonly minRequestTimeoutSeconds: number;
@@ -58,7 +70,14 @@ export class FakeApiServer {
   private readonly faults = new FaultRegistry();
   private readonly connections = new ConnectionTracker();
   private readonly watches = new Set<WatchStream>();
-  private readonly server: http.Server;
+  /** Qualified names of types whose version is no longer served (their objects are kept). */
+  private readonly unserved = new Set<string>();
+  private readonly server: http.Server | http2.Http2SecureServer;
+  /** HTTP/2 streams opened so far, and those open now with the most ever open on one connection. */
+  readonly streamStats = { opened: 0, open: 0, maxOpenPerConnection: 0, pings: 0 };
+  private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
+  /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
+  readonly podLogs = new PodLogs();
   private port: number;
   private listening = false;
 
@@ -66,6 +85,10 @@ export class FakeApiServer {
     this.tls = opts.tls ?? true;
     this.token = opts.token ?? 'test-token';
     this.watchCache = opts.watchCache ?? true;
+    this.version = opts.version ?? '1.26';
+    this.modern = this.version !== '1.26';
+    this.watchListGate = this.modern && (opts.watchList ?? this.version !== '1.33');
+    this.ignoreSendInitialEvents = opts.ignoreSendInitialEvents ?? false;
     this.timeScale = opts.timeScale ?? 1000;
     this.bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 60 * this.timeScale;
     this.minRequestTimeoutSeconds = opts.minRequestTimeoutSeconds ?? 1800;
@@ -75,7 +98,18 @@ export class FakeApiServer {
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
-    this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
+    if (this.tls && (opts.http2 ?? process.env.FAKE_APISERVER_HTTP2 === '1')) {
+      // Requests of HTTP/1.1 clients reach the same handler with http1 objects (allowHTTP1).
+      const h2 = http2.createSecureServer(
+        { key: material.keyPem, cert: material.certPem, allowHTTP1: true, requestCert: true, rejectUnauthorized: false, settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 100 } },
+        handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void, // the handler only uses what both share
+      );
+      h2.on('stream', (stream) => this.countStream(stream));
+      h2.on('session', (session) => session.on('ping', () => this.streamStats.pings++));
+      this.server = h2;
+    } else {
+      this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
+    }
     this.connections.attach(this.server);
   }
 
@@ -126,6 +160,36 @@ export class FakeApiServer {
     this.registry.remove(group, resource);
     this.store.dropResource(name);
     return { ...def };
+  }
+
+  /**
+   * Stops serving a type's version, as when a CRD version is marked `served: false`: its objects
+   * stay in storage, open watches of it end, and every request for it gets the Go mux's
+   * plain-text 404 until `resumeServing`.
+   */
+  stopServing(resource: string): void {
+    const name = qualifiedName(this.resolve(resource));
+    this.unserved.add(name);
+    for (const w of [...this.watches]) if (w.resource === name) w.end();
+  }
+
+  /**
+   * Runs `changes` with every open watch's writes held back, then lets them go: the events it
+   * causes reach each watcher in one chunk (one read on the client, on loopback).
+   */
+  inOneChunk(changes: () => void): void {
+    const open = [...this.watches];
+    for (const w of open) w.cork();
+    try {
+      changes();
+    } finally {
+      for (const w of open) w.uncork();
+    }
+  }
+
+  /** Serves a type's version again after `stopServing`, with the objects it kept. */
+  resumeServing(resource: string): void {
+    this.unserved.delete(qualifiedName(this.resolve(resource)));
   }
 
   // ---- objects -----------------------------------------------------------------------------
@@ -191,8 +255,19 @@ export class FakeApiServer {
       .map(([, o]) => withTypeMeta(def, o));
   }
 
-  /** Drops the whole history (etcd compaction at the current revision; also what a restarted watch cache looks like). */
+  /**
+   * etcd compaction at the current revision. On 1.26 (and without the watch cache) old
+   * resourceVersions and continue tokens then get 410. A 1.32+ watch cache keeps serving them
+   * from its own window and snapshots (transcript modern/07): there it changes nothing that a
+   * client can see, until the apiserver restarts (`comeUp({ compact: true })` or `restartWatchCache()`).
+   */
   compact(): void {
+    if (this.modern && this.watchCache) return;
+    this.store.compact();
+  }
+
+  /** The history is gone as after an apiserver restart: its watch cache starts at the current revision (both generations). */
+  restartWatchCache(): void {
     this.store.compact();
   }
 
@@ -275,7 +350,10 @@ export class FakeApiServer {
   }
 
   private async shutdown(): Promise<void> {
+    for (const t of this.pendingTimers) clearTimeout(t);
+    this.pendingTimers.clear();
     for (const w of [...this.watches]) w.destroy();
+    this.podLogs.destroyAll();
     if (!this.listening) {
       await this.connections.destroyAll();
       return;
@@ -284,6 +362,22 @@ export class FakeApiServer {
     const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
     await this.connections.destroyAll();
     await closed;
+  }
+
+  private countStream(stream: http2.ServerHttp2Stream): void {
+    const session = stream.session;
+    if (!session) return;
+    const open = (this.openStreamsBySession.get(session) ?? 0) + 1;
+    this.openStreamsBySession.set(session, open);
+    this.streamStats.opened++;
+    this.streamStats.open++;
+    this.streamStats.maxOpenPerConnection = Math.max(this.streamStats.maxOpenPerConnection, open);
+    stream.once('close', () => {
+      this.streamStats.open--;
+      const left = (this.openStreamsBySession.get(session) ?? 1) - 1;
+      if (left > 0) this.openStreamsBySession.set(session, left);
+      else this.openStreamsBySession.delete(session);
+    });
   }
 
   private resolve(resource: string): ResourceDefinition {
@@ -322,12 +416,14 @@ export class FakeApiServer {
   private dispatch(req: http.IncomingMessage, res: http.ServerResponse, route: Route, record: RequestRecord): void {
     const { query } = record;
     let fault: Fault | undefined;
-    if (route.kind === 'resource' && (record.verb === 'list' || record.verb === 'watch')) {
+    // Options the server refuses (422) are refused before anything else can go wrong with the request.
+    const refused = (record.verb === 'watch' || record.verb === 'watchlist') && this.invalidWatchOptions(query) !== undefined;
+    if (route.kind === 'resource' && (record.verb === 'list' || record.verb === 'watch' || record.verb === 'watchlist') && !refused) {
       fault = this.faults.take(record.verb, record.resource!);
       if (fault) record.faulted = fault.type;
     }
     if (fault?.type === 'refuse') {
-      req.socket.destroy();
+      this.connections.destroyConnectionOf(req.socket);
       return;
     }
     if (fault?.type === 'status') {
@@ -382,6 +478,15 @@ export class FakeApiServer {
     const { query } = record;
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);
+    if (def && this.unserved.has(qualifiedName(def))) return sendPlainNotFound(res);
+    if (def && def.group === '' && def.resource === 'pods' && route.subresource === 'log' && route.namespace !== undefined && route.name !== undefined) {
+      if (req.method !== 'GET') return sendJson(req, res, query, 405, status.methodNotAllowed());
+      const pod = this.store.peek(qualifiedName(def), objectKey(route.namespace, route.name));
+      if (!pod) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name));
+      const refused = this.podLogs.serve(res, pod as unknown as PodForLogs, query, () => this.connections.reset(req.socket));
+      if (refused) sendJson(req, res, query, refused.code, refused);
+      return;
+    }
     if (!def || (route.namespace !== undefined && !def.namespaced) || route.subresource !== undefined) {
       return sendJson(req, res, query, 404, status.resourceNotFound());
     }
@@ -409,11 +514,8 @@ export class FakeApiServer {
     fault: Fault | undefined,
   ): void {
     const rvParam = query.resourceVersion ?? '';
-    if (query.resourceVersionMatch !== undefined && query.resourceVersionMatch !== '') {
-      const problems = ['resourceVersionMatch is forbidden for watch'];
-      if (rvParam === '') problems.push('resourceVersionMatch is forbidden unless resourceVersion is provided');
-      return sendJson(req, res, query, 422, status.invalidListOptions(problems));
-    }
+    const invalid = this.invalidWatchOptions(query);
+    if (invalid) return sendJson(req, res, query, 422, invalid);
     const pred = predicateFor(def, route.namespace, query);
     if (!pred.ok) return sendJson(req, res, query, pred.status.code, pred.status);
     const predicate = pred.predicate;
@@ -428,6 +530,75 @@ export class FakeApiServer {
       fromRv = parseRv(rvParam);
       if (fromRv === undefined) return sendJson(req, res, query, 400, status.badRequest(`invalid resource version: ${rvParam}`));
     }
+    // 1.32+ with WatchList on defaults an old-style watch from "" or "0" to sendInitialEvents=true (modern/04).
+    const ignore = this.ignoreSendInitialEvents || !this.watchListGate;
+    let sendInitialEvents = ignore ? undefined : query.sendInitialEvents === undefined ? undefined : isTrue(query.sendInitialEvents);
+    if (!ignore && sendInitialEvents === undefined && fromRv === undefined && !query.resourceVersionMatch) sendInitialEvents = true;
+    let noInitialEvents = false;
+    if (sendInitialEvents === true) {
+      if (fromRv !== undefined && fromRv > this.store.rv) {
+        // A resourceVersion from the future: the server waits about 3 s for it, then ERROR 504 (modern/02 c).
+        const t = setTimeout(() => {
+          this.pendingTimers.delete(t);
+          if (res.destroyed || res.headersSent) return;
+          if (fromRv! <= this.store.rv) return this.openWatch(req, res, def, predicate, query, fault, undefined, false, true);
+          res.writeHead(200, { 'Audit-Id': 'future-rv', 'Cache-Control': 'no-cache, private', 'Content-Type': 'application/json' });
+          res.end(`${JSON.stringify({ type: 'ERROR', object: status.tooLargeResourceVersion(fromRv!, this.store.rv) })}\n`);
+        }, 3 * this.timeScale);
+        t.unref();
+        this.pendingTimers.add(t);
+        return;
+      }
+      // NotOlderThan any given RV: the current state (a consistent read when unset).
+      fromRv = undefined;
+    } else if (sendInitialEvents === false && fromRv === undefined) {
+      noInitialEvents = true;
+    }
+    this.openWatch(req, res, def, predicate, query, fault, fromRv, noInitialEvents, sendInitialEvents === true);
+  }
+
+  /**
+   * The 422 a watch's options get, or undefined: on 1.26 any resourceVersionMatch (modern/../06);
+   * on 1.33 (gate off) sendInitialEvents; on 1.32/1.34 sendInitialEvents without
+   * resourceVersionMatch=NotOlderThan, or resourceVersionMatch without sendInitialEvents (modern/03, 11).
+   */
+  private invalidWatchOptions(query: Record<string, string>): status.StatusJson | undefined {
+    if (this.ignoreSendInitialEvents) return undefined;
+    const rvm = query.resourceVersionMatch ?? '';
+    const sie = query.sendInitialEvents;
+    if (!this.modern) {
+      if (rvm === '') return undefined;
+      const problems = ['resourceVersionMatch is forbidden for watch'];
+      if ((query.resourceVersion ?? '') === '') problems.push('resourceVersionMatch is forbidden unless resourceVersion is provided');
+      return status.invalidListOptions(problems);
+    }
+    const forbidden = (field: string, message: string) => ({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field });
+    if (sie !== undefined && !this.watchListGate) {
+      return status.invalidWatchOptions([forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled')]);
+    }
+    const causes = [];
+    if (sie !== undefined) {
+      if (rvm !== 'NotOlderThan') causes.push(forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'));
+      if (rvm !== '' && rvm !== 'NotOlderThan') {
+        causes.push({ reason: 'FieldValueNotSupported', message: `Unsupported value: "${rvm}": supported values: "NotOlderThan"`, field: 'resourceVersionMatch' });
+      }
+    } else if (rvm !== '') {
+      causes.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+    }
+    return causes.length > 0 ? status.invalidWatchOptions(causes) : undefined;
+  }
+
+  private openWatch(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    def: ResourceDefinition,
+    predicate: ReturnType<typeof predicateFor> extends infer P ? (P extends { ok: true; predicate: infer Q } ? Q : never) : never,
+    query: Record<string, string>,
+    fault: Fault | undefined,
+    fromRv: number | undefined,
+    noInitialEvents: boolean,
+    initialEventsEnd: boolean,
+  ): void {
     const timeoutSeconds = query.timeoutSeconds !== undefined && /^\d+$/.test(query.timeoutSeconds) ? Number(query.timeoutSeconds) : 0;
     const seconds = timeoutSeconds > 0 ? timeoutSeconds : this.minRequestTimeoutSeconds * (1 + this.random());
     const watch = new WatchStream(req, res, {
@@ -435,6 +606,9 @@ export class FakeApiServer {
       def,
       predicate,
       fromRv,
+      noInitialEvents,
+      initialEventsEnd,
+      modern: this.modern,
       allowBookmarks: isTrue(query.allowWatchBookmarks),
       watchCache: this.watchCache,
       timeoutMs: seconds * this.timeScale,
@@ -442,6 +616,7 @@ export class FakeApiServer {
       bookmarkIntervalMs: this.bookmarkIntervalMs,
       fault,
       resetConnection: () => this.connections.reset(req.socket),
+      destroyConnection: () => this.connections.destroyConnectionOf(req.socket),
       onClosed: (w) => this.watches.delete(w),
     });
     this.watches.add(watch);
@@ -452,7 +627,7 @@ export class FakeApiServer {
 function verbOf(route: Route, method: string, query: Record<string, string>): RequestVerb {
   if (route.kind === 'discovery') return 'discovery';
   if (route.kind !== 'resource' || method !== 'GET' || route.subresource !== undefined) return 'other';
-  if (isTrue(query.watch)) return 'watch';
+  if (isTrue(query.watch)) return isTrue(query.sendInitialEvents) ? 'watchlist' : 'watch';
   return route.name !== undefined ? 'get' : 'list';
 }
 

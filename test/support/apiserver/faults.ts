@@ -3,6 +3,7 @@
  * Invariants: faults are tried in injection order and the first matching one with uses left wins;
  * a use is consumed only when the fault is actually applied; a fault with no uses left is gone.
  * Watch-only fault types (errorEvent, closeImmediately, malformed) never match a list.
+ * A 'list' fault also matches a streaming list ('watchlist': the request that lists on 1.32+).
  */
 import type { Fault, FaultHandle, FaultMatch, FaultVerb } from './types';
 
@@ -42,9 +43,9 @@ export class FaultRegistry {
   take(verb: FaultVerb, resource: string): Fault | undefined {
     const entry = this.entries.find(
       (e) =>
-        (e.verb === undefined || e.verb === verb) &&
+        (e.verb === undefined || e.verb === verb || (e.verb === 'list' && verb === 'watchlist')) &&
         (e.resource === undefined || e.resource === resource) &&
-        (verb === 'watch' || !WATCH_ONLY.has(e.fault.type)),
+        (verb !== 'list' || !WATCH_ONLY.has(e.fault.type)),
     );
     if (!entry) return undefined;
     entry.hits++;

@@ -14,8 +14,10 @@ export type {
   RequestRecord,
   RequestVerb,
   ResourceDefinition,
+  ServerVersion,
   StatusCause,
   WatchEventJson,
 } from './types';
 export type { StatusJson } from './status';
 export { encodeContinue, decodeContinue } from './continue-token';
+export { PodLogs, rfc3339Nano } from './pod-logs';

@@ -126,6 +126,13 @@ export function invalidListOptions(messages: string[]): StatusJson {
   });
 }
 
+/** 422 for watch options a 1.33/1.34 server refuses (transcripts modern/03, modern/11). */
+export function invalidWatchOptions(causes: { reason: string; message: string; field: string }[]): StatusJson {
+  const parts = causes.map((c) => `${c.field}: ${c.message}`);
+  const joined = parts.length === 1 ? parts[0] : `[${parts.join(', ')}]`;
+  return failure(422, 'Invalid', `ListOptions.meta.k8s.io "" is invalid: ${joined}`, { group: 'meta.k8s.io', kind: 'ListOptions', causes });
+}
+
 /** The Status a fault carries; details only when retryAfterSeconds or causes are given. */
 export function faultStatus(
   code: number,

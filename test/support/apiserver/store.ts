@@ -96,6 +96,15 @@ export class ObjectStore {
     for (const l of [...this.listeners]) l(event);
   }
 
+  /**
+   * The revision moves on without a change here: another resource was written (on a real
+   * cluster the apiservers' leases every ~10 s), as a 1.34 watch cache learns from etcd progress
+   * notifications. Later changes get higher resourceVersions; nothing is added to the history.
+   */
+  advance(): void {
+    this.current++;
+  }
+
   /** Drops all objects of a resource without events (used when its type goes away). */
   dropResource(resource: string): void {
     this.objects.delete(resource);

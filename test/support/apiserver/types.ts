@@ -42,9 +42,32 @@ export interface KubeObjectJson {
   [key: string]: unknown;
 }
 
+/**
+ * Which kube-apiserver generation the server behaves as (transcripts: fixtures/apiserver for 1.26,
+ * fixtures/apiserver-modern for 1.34; 1.33 is 1.34 with the WatchList gate off, its default).
+ */
+export type ServerVersion = '1.26' | '1.32' | '1.33' | '1.34';
+
 export interface FakeApiServerOptions {
-  /** Default true (HTTPS with the committed test CA). false = plain HTTP. */
+  /** Default '1.26'. */
+  version?: ServerVersion;
+  /** The WatchList feature gate; default on for 1.32 and 1.34, off for 1.33; never on 1.26. */
+  watchList?: boolean;
+  /**
+   * Serve every watch as a plain watch, ignoring sendInitialEvents and resourceVersionMatch, as an
+   * old server or a proxy that drops them would (no initial-events-end bookmark ever comes).
+   */
+  ignoreSendInitialEvents?: boolean;
+  /** Default true (HTTPS with the committed test CA). false = plain HTTP (HTTP/1.1 only). */
   tls?: boolean;
+  /**
+   * With TLS: negotiate HTTP/2 by ALPN (falling back to HTTP/1.1 for clients without it),
+   * advertising `maxConcurrentStreams` like a real 1.34 server. Default false (HTTP/1.1 only):
+   * the fault tests that time an RST right after a write were written against the HTTP/1.1 server.
+   */
+  http2?: boolean;
+  /** SETTINGS_MAX_CONCURRENT_STREAMS per HTTP/2 connection; default 100 (transcript apiserver-modern/09). */
+  maxConcurrentStreams?: number;
   /** Required bearer token; default 'test-token'. Missing header -> 403 (anonymous), wrong -> 401. */
   token?: string;
   /** Max events kept in the watch history (default 1000); the oldest are dropped beyond it. */
@@ -97,11 +120,12 @@ export type Fault =
   /** Close the connection before any response. */
   | { type: 'refuse' };
 
-export type FaultVerb = 'list' | 'watch';
+/** 'watchlist' is a watch with sendInitialEvents=true (a streaming list); 'list' faults match it too, 'watch' faults do not. */
+export type FaultVerb = 'list' | 'watch' | 'watchlist';
 
 /** Which requests a fault applies to. */
 export interface FaultMatch {
-  /** Default: both list and watch (watch-only fault types only ever match watches). */
+  /** Default: list, watch and watchlist (watch-only fault types only ever match watches and watchlists). */
   verb?: FaultVerb;
   /** 'configmaps', 'deployments.apps', ...; default any resource. */
   resource?: string;
@@ -115,7 +139,8 @@ export interface FaultHandle {
   readonly hits: number;
 }
 
-export type RequestVerb = 'list' | 'watch' | 'get' | 'discovery' | 'other';
+/** 'watchlist': a watch with sendInitialEvents=true (a streaming list, WatchList). */
+export type RequestVerb = 'list' | 'watch' | 'watchlist' | 'get' | 'discovery' | 'other';
 
 /** One request as the server saw it. `status` is 0 when no response was (yet) sent. */
 export interface RequestRecord {

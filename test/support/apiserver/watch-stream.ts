@@ -11,6 +11,12 @@
  *   subscription is gone; `onClosed` runs exactly once.
  * - BOOKMARKs (allowWatchBookmarks, watch cache only) come every bookmark interval and once about
  *   2 server seconds before the deadline, and only while the global RV is newer than the start RV.
+ *   In the 1.34 shape (`modern`): also on quiet watches (their RV follows the server's revision),
+ *   twice before the deadline (2 and 1 server seconds before it), without `creationTimestamp: null`.
+ * - With `initialEventsEnd` (WatchList, or an old-style watch a 1.34 server defaulted to it), the
+ *   initial ADDED events end with a BOOKMARK annotated `k8s.io/initial-events-end: "true"` whose
+ *   RV is the server's current one; in the 1.34 shape the initial burst is written in 2048-byte
+ *   chunks, so one event can span two chunks (transcript modern/08).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Fault, KubeObjectJson, ResourceDefinition, WatchEventJson } from './types';
@@ -27,6 +33,12 @@ export interface WatchConfig {
   predicate: Predicate;
   /** The resourceVersion to watch from; undefined for "" / "0" / unset (synthetic ADDED first). */
   fromRv: number | undefined;
+  /** With fromRv undefined: start at the current RV without any initial event (sendInitialEvents=false). */
+  noInitialEvents?: boolean;
+  /** End the initial events with the annotated initial-events-end BOOKMARK (needs allowBookmarks). */
+  initialEventsEnd?: boolean;
+  /** 1.34 wire shape: quiet-watch bookmarks, bookmark without creationTimestamp, 2048-byte initial chunks. */
+  modern?: boolean;
   allowBookmarks: boolean;
   watchCache: boolean;
   /** When the response ends by itself, in ms from now. */
@@ -37,6 +49,8 @@ export interface WatchConfig {
   fault?: Fault;
   /** Sends an RST on the request's connection. */
   resetConnection: () => void;
+  /** Closes the request's TCP connection without an RST. */
+  destroyConnection: () => void;
   onClosed: (w: WatchStream) => void;
 }
 
@@ -52,7 +66,7 @@ export class WatchStream {
   private unsubscribe: (() => void) | undefined;
 
   constructor(
-    private readonly req: IncomingMessage,
+    _req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly cfg: WatchConfig,
   ) {
@@ -68,15 +82,18 @@ export class WatchStream {
     const { cfg, res } = this;
     res.on('close', () => this.finish());
     res.writeHead(200, baseHeaders('application/json'));
-    res.flushHeaders();
     const fault = cfg.fault;
-    if (fault?.type === 'silent') return;
+    // Headers and the end in one write, as a server that closes at once sends them.
     if (fault?.type === 'closeImmediately') return this.end();
+    res.flushHeaders();
+    if (fault?.type === 'silent') return;
     this.deadline = Date.now() + cfg.timeoutMs;
 
     const store = cfg.store;
     const initial: { type: 'ADDED' | 'MODIFIED' | 'DELETED'; object: KubeObjectJson }[] = [];
-    if (cfg.fromRv === undefined) {
+    if (cfg.fromRv === undefined && cfg.noInitialEvents) {
+      this.startRv = store.rv;
+    } else if (cfg.fromRv === undefined) {
       this.startRv = store.rv;
       const current = [...store.currentObjects(this.resource)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       for (const [, obj] of current) if (matches(cfg.predicate, obj)) initial.push({ type: 'ADDED', object: obj });
@@ -95,10 +112,40 @@ export class WatchStream {
     if (cfg.watchCache && cfg.allowBookmarks) this.scheduleBookmark();
 
     this.afterEvent();
+    const burst = cfg.modern && !cfg.fault ? (this.burst = []) : undefined;
     for (const ev of initial) {
       if (this.closed) return;
       this.sendEvent(ev.type, ev.object);
     }
+    if (cfg.initialEventsEnd && cfg.allowBookmarks && !this.closed) {
+      this.write({ type: 'BOOKMARK', object: this.bookmarkObject(store.rv, true) });
+    }
+    if (burst) {
+      this.burst = undefined;
+      // One event may span two chunks, as the real server's 2048-byte buffered writes do.
+      const data = Buffer.from(burst.join(''));
+      for (let i = 0; i < data.length; i += 2048) this.res.write(data.subarray(i, i + 2048));
+    }
+  }
+
+  /** While set, writes are gathered to be sent as 2048-byte chunks. */
+  private burst: string[] | undefined;
+
+  private bookmarkObject(rv: number, initialEventsEnd: boolean): Record<string, unknown> {
+    const { def } = this.cfg;
+    const metadata: Record<string, unknown> = { resourceVersion: String(rv) };
+    if (initialEventsEnd) metadata.annotations = { 'k8s.io/initial-events-end': 'true' };
+    else if (!this.cfg.modern) metadata.creationTimestamp = null;
+    return { kind: def.kind, apiVersion: groupVersionOf(def), metadata };
+  }
+
+  /** Holds back writes until `uncork()`, so that what is written meanwhile leaves in one chunk. */
+  cork(): void {
+    if (!this.closed) this.res.cork();
+  }
+
+  uncork(): void {
+    this.res.uncork();
   }
 
   /** Ends the response cleanly (terminating chunk); the connection stays open for keep-alive. */
@@ -120,7 +167,7 @@ export class WatchStream {
     if (this.closed) return;
     this.finish();
     this.res.destroy();
-    this.req.socket.destroy();
+    this.cfg.destroyConnection();
   }
 
   private finish(): void {
@@ -149,7 +196,8 @@ export class WatchStream {
   }
 
   private writeLine(line: string): void {
-    this.res.write(`${line}\n`);
+    if (this.burst) this.burst.push(`${line}\n`);
+    else this.res.write(`${line}\n`);
   }
 
   private write(event: WatchEventJson): void {
@@ -194,15 +242,20 @@ export class WatchStream {
     if (next < now) return;
     this.addTimer(() => {
       if (isPreDeadline) this.preDeadlineBookmarkDone = true;
-      const rv = this.cfg.store.rv;
-      if (rv > this.startRv) {
-        const { def } = this.cfg;
-        this.write({
-          type: 'BOOKMARK',
-          object: { kind: def.kind, apiVersion: groupVersionOf(def), metadata: { resourceVersion: String(rv), creationTimestamp: null } },
-        });
-      }
+      this.sendBookmark();
+      // 1.34 sends a second one about a server second before the deadline (transcript modern/06).
+      if (isPreDeadline && this.cfg.modern) this.addTimer(() => this.sendBookmark(), this.cfg.timeScale);
       this.scheduleBookmark();
     }, next - now);
+  }
+
+  /**
+   * A periodic BOOKMARK: 1.26 only once the RV moved past the start; 1.34 always, at a revision
+   * above every object's (other resources' writes reach it by progress notifications, modern/06).
+   */
+  private sendBookmark(): void {
+    if (this.cfg.modern) this.cfg.store.advance();
+    const rv = this.cfg.store.rv;
+    if (rv > this.startRv || (this.cfg.modern && rv >= this.startRv)) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
   }
 }

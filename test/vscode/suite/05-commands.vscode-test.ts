@@ -156,11 +156,33 @@ describe('commands', () => {
     assert.deepEqual(parsed.data, { password: SECRET_MASK }, 'the key is shown, its value masked');
   });
 
-  it('kubeWatch.showLog, kubeWatch.showWatches and kubeWatch.loadMore run without throwing', async () => {
-    await vscode.commands.executeCommand('kubeWatch.showLog');
-    await vscode.commands.executeCommand('kubeWatch.showWatches');
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await vscode.commands.executeCommand('kubeWatch.loadMore', resourceNode(fx.api, 'configmaps') as TreeNode);
+  it('kubeWatch.loadMore on the "N more…" row of a long list shows the next page of objects', async () => {
+    const { api, server } = fx;
+    const model = api.tree.model;
+    const total = 503;
+    for (let i = 0; i < total; i++) server.create('configmaps', { metadata: { name: `many-${String(i).padStart(3, '0')}`, namespace: 'many' } });
+    try {
+      const rows = () => {
+        const ns = nodeAt(api, 'configmaps', 'many');
+        return ns ? model.getChildren(ns) : [];
+      };
+      await until(
+        () => rows().length > 0 && rows().at(-1)?.kind === 'more' && (rows().at(-1) as { remaining?: number }).remaining === total - (rows().length - 1),
+        () => `a page of objects and a "more" row under configmaps > many (${rows().length} rows)`,
+      );
+      const before = rows();
+      const more = before.at(-1) as TreeNode;
+      const shown = before.length - 1;
+      assert.ok(shown < total, `a page of ${shown} objects, not all ${total}`);
+      assert.match(model.present(more).label, new RegExp(`^${total - shown} more`));
+      await vscode.commands.executeCommand('kubeWatch.loadMore', more);
+      await until(() => rows().filter((n) => n.kind === 'object').length === total, () => `all ${total} objects after Load More (${rows().length} rows)`);
+      assert.ok(!rows().some((n) => n.kind === 'more'), 'no "more" row once everything is shown');
+      assert.equal(model.present(rows().at(-1) as TreeNode).label, `many-${total - 1}`);
+    } finally {
+      for (let i = 0; i < total; i++) server.delete('configmaps', 'many', `many-${String(i).padStart(3, '0')}`);
+    }
+    await until(() => nodeAt(api, 'configmaps', 'many') === undefined, () => 'the "many" namespace gone from the tree');
     await settled(fx);
   });
 });

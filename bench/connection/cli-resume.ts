@@ -1,0 +1,79 @@
+/**
+ * Tries the CLI (dist/cli.js) with default settings against the local API server behind a
+ * relay that freezes connections, in real time. Run after `npm run build`:
+ *   MODE=resume node --import tsx bench/connection/cli-resume.ts
+ *     the CLI is stopped (SIGSTOP) for STOP_SECONDS (60) while its connection dies and the
+ *     cluster changes, then continued (SIGCONT): how long after SIGCONT the change arrived.
+ *   MODE=freeze node --import tsx bench/connection/cli-resume.ts
+ *     the connection freezes: how long until the CLI noticed, and until a change made after
+ *     the freeze arrived.
+ * HTTP2=0 makes the server speak HTTP/1.1 only.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { FakeApiServer } from '../../test/support/apiserver';
+import { TcpRelay } from '../../test/support/tcp-relay';
+
+const STOP_SECONDS = Number(process.env.STOP_SECONDS ?? 60);
+const MODE = process.env.MODE === 'freeze' ? 'freeze' : 'resume';
+const HTTP2 = process.env.HTTP2 !== '0';
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+
+async function main(): Promise<void> {
+  const server = await FakeApiServer.start({ http2: HTTP2 });
+  const relay = await TcpRelay.start(Number(new URL(server.url).port));
+  server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
+  const dir = mkdtempSync(path.join(tmpdir(), 'kw-resume-'));
+  const kubeconfig = path.join(dir, 'config');
+  writeFileSync(kubeconfig, relay.rewrite(server.kubeconfig(), server.url));
+  const cli = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'watch', 'configmaps', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const waiters: (() => void)[] = [];
+  cli.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    for (const w of waiters.splice(0)) w();
+  });
+  const until = (re: RegExp, from = 0) =>
+    new Promise<void>((resolve) => {
+      const check = () => (re.test(out.slice(from)) ? resolve() : waiters.push(check));
+      check();
+    });
+  await until(/"lifecycle":"watch-opened"/);
+  const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(out)?.[1] ?? '?';
+  if (MODE === 'freeze') {
+    const mark = out.length;
+    const frozenAt = Date.now();
+    relay.freezeAll();
+    server.update('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: 'after-freeze' } });
+    const noticed = until(/"lifecycle":"watch-closed"/, mark).then(() => Date.now() - frozenAt);
+    const caught = until(/"event":"update","namespace":"default","name":"probe"/, mark).then(() => Date.now() - frozenAt);
+    const limit = new Promise<number>((r) => setTimeout(() => r(-1), 300_000));
+    const n = await Promise.race([noticed, limit]);
+    const c = await Promise.race([caught, limit]);
+    const reason = /"lifecycle":"watch-closed"[^\n]*"reason":"([^"]*)"/.exec(out.slice(mark))?.[1];
+    console.log(`protocol ${protocol}; frozen connection noticed after ${n < 0 ? 'more than 300 s' : `${(n / 1000).toFixed(1)} s`} (${reason ?? '-'}); the change made at the freeze arrived after ${c < 0 ? 'more than 300 s' : `${(c / 1000).toFixed(1)} s`}`);
+    cli.kill('SIGTERM');
+    await relay.close();
+    process.exit(0);
+  }
+  cli.kill('SIGSTOP');
+  relay.freezeAll(); // the connection dies while the process is stopped: nothing closes it
+  server.update('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: 'while-stopped' } });
+  await new Promise((r) => setTimeout(r, STOP_SECONDS * 1000));
+  const mark = out.length;
+  const continuedAt = Date.now();
+  cli.kill('SIGCONT');
+  const caughtUp = until(/"event":"update","namespace":"default","name":"probe"/, mark).then(() => Date.now() - continuedAt);
+  const limit = new Promise<number>((r) => setTimeout(() => r(-1), 120_000));
+  const ms = await Promise.race([caughtUp, limit]);
+  const resumed = /"lifecycle":"resumed"[^\n]*/.exec(out.slice(mark))?.[0];
+  console.log(`protocol ${protocol}; stopped ${STOP_SECONDS} s; after SIGCONT: ${ms < 0 ? 'not caught up within 120 s' : `caught up in ${(ms / 1000).toFixed(1)} s`}`);
+  if (resumed) console.log(`log: ${resumed}`);
+  cli.kill('SIGTERM');
+  await relay.close();
+  process.exit(0);
+}
+
+void main();

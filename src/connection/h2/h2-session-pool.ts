@@ -1,0 +1,234 @@
+import * as http2 from 'node:http2';
+import type { Socket } from 'node:net';
+import * as tls from 'node:tls';
+import type { Clock, TimerHandle } from '../../informer/clock';
+import { Emitter, type Disposable } from '../../informer/disposable';
+import type { TlsMaterial } from '../credentials/credentials';
+import { SessionHealthCheck, type HealthCheckTiming } from './session-health-check';
+
+/** Flow-control windows large enough that a big list is not throttled (Go uses megabytes). */
+export const STREAM_WINDOW_BYTES = 4 * 1024 * 1024;
+export const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/** A connection without streams for this long is closed (Go closes idle connections after 90 s). */
+export const IDLE_CLOSE_MS = 30_000;
+
+/** What a server without h2 (or a proxy in the way) makes a pool answer: use HTTP/1.1. */
+export const FALLBACK_HTTP1 = 'http/1.1';
+
+export interface H2PoolOptions {
+  /** https://host:port of the cluster. */
+  origin: string;
+  tls: TlsMaterial;
+  clock: Clock;
+  timing: HealthCheckTiming;
+  /**
+   * Opens the raw connection TLS runs over (a CONNECT tunnel through a proxy); default a TCP
+   * connection to the origin. The signal fires when the pool is disposed meanwhile.
+   */
+  openSocket?: (signal: AbortSignal) => Promise<Socket>;
+}
+
+/** The protocol of the cluster was settled, or a connection was found dead: for the log and reachability. */
+export type ConnectionEvent = { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string };
+
+/** One HTTP/2 connection of the pool and the streams it carries. */
+class PooledSession {
+  active = 0;
+  idleTimer: TimerHandle | undefined;
+  /** GOAWAY received or closing: carries what runs, takes no new stream. */
+  draining = false;
+  constructor(
+    readonly session: http2.ClientHttp2Session,
+    readonly health: SessionHealthCheck,
+  ) {}
+
+  get maxStreams(): number {
+    return this.session.remoteSettings.maxConcurrentStreams ?? 100;
+  }
+
+  get usable(): boolean {
+    return !this.draining && !this.session.closed && !this.session.destroyed;
+  }
+}
+
+/**
+ * The HTTP/2 connections of one cluster and TLS identity. A stream goes on a connection with a
+ * free slot under the server's SETTINGS_MAX_CONCURRENT_STREAMS; when none has one, another
+ * connection is opened, so no stream ever waits in a queue and there are no more connections
+ * than the streams need. Each connection has a PING health check; a dead one is destroyed and
+ * its streams fail over. After GOAWAY a connection finishes what runs and new streams go to the
+ * next one. Invariant: after `dispose()` no connection, socket or timer remains.
+ */
+export class H2SessionPool implements Disposable {
+  private readonly sessions: PooledSession[] = [];
+  private connecting: Promise<PooledSession | typeof FALLBACK_HTTP1> | undefined;
+  private fallback = false;
+  private disposed = false;
+  /** Aborts a tunnel still being opened when the pool is disposed. */
+  private readonly disposing = new AbortController();
+  private readonly events = new Emitter<ConnectionEvent>();
+
+  constructor(private readonly o: H2PoolOptions) {}
+
+  /** Every transport using the pool hears of its protocol and of dead connections. */
+  onConnectionEvent(listener: (event: ConnectionEvent) => void): Disposable {
+    return this.events.on(listener);
+  }
+
+  /** 'h2', 'http/1.1' once the server declined h2, undefined before the first connection. */
+  get protocol(): 'h2' | 'http/1.1' | undefined {
+    if (this.fallback) return 'http/1.1';
+    return this.sessions.length > 0 ? 'h2' : undefined;
+  }
+
+  /** Open connections (for tests and the bench). */
+  get connectionCount(): number {
+    return this.sessions.length;
+  }
+
+  /**
+   * Opens a stream for a GET, or answers FALLBACK_HTTP1 when the server does not speak h2.
+   * The stream's slot is freed when it closes.
+   */
+  async request(headers: http2.OutgoingHttpHeaders): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
+    for (;;) {
+      if (this.disposed) throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
+      if (this.fallback) return FALLBACK_HTTP1;
+      const free = this.sessions.find((s) => s.usable && s.active < s.maxStreams);
+      if (free) return this.open(free, headers);
+      if (!this.connecting) {
+        this.connecting = this.connect().finally(() => (this.connecting = undefined));
+      }
+      const made = await this.connecting;
+      if (made === FALLBACK_HTTP1) return FALLBACK_HTTP1;
+    }
+  }
+
+  /** After a wake: PING every connection with a short deadline; those that do not answer are destroyed. */
+  async verifyAll(deadlineMs: number): Promise<void> {
+    await Promise.all(this.sessions.map((s) => s.health.verify(deadlineMs)));
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.disposing.abort();
+    this.events.dispose();
+    for (const s of this.sessions.splice(0)) {
+      s.health.dispose();
+      s.idleTimer?.cancel();
+      s.session.destroy();
+    }
+  }
+
+  private open(s: PooledSession, headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
+    const stream = s.session.request(headers, { endStream: true });
+    s.active++;
+    s.idleTimer?.cancel();
+    s.idleTimer = undefined;
+    stream.on('response', () => s.health.noteRead());
+    stream.on('data', () => s.health.noteRead());
+    stream.once('close', () => {
+      s.active--;
+      this.tidy(s);
+    });
+    return stream;
+  }
+
+  /**
+   * A connection left without streams closes when it drains, when another one has room, or
+   * after IDLE_CLOSE_MS without a stream.
+   */
+  private tidy(s: PooledSession): void {
+    if (s.active > 0 || s.session.closed || s.session.destroyed) return;
+    const otherWithRoom = this.sessions.some((o) => o !== s && o.usable && o.active < o.maxStreams);
+    if (s.draining || otherWithRoom) return s.session.close();
+    s.idleTimer?.cancel();
+    s.idleTimer = this.o.clock.setTimer(() => {
+      s.idleTimer = undefined;
+      if (s.active === 0 && !s.session.closed) s.session.close();
+    }, IDLE_CLOSE_MS);
+  }
+
+  private async connect(): Promise<PooledSession | typeof FALLBACK_HTTP1> {
+    const url = new URL(this.o.origin);
+    const raw = this.o.openSocket ? await this.o.openSocket(this.disposing.signal) : undefined;
+    if (raw && this.disposed) {
+      raw.destroy();
+      throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
+    }
+    const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
+      const sock = tls.connect({
+        socket: raw,
+        host: url.hostname,
+        port: Number(url.port || 443),
+        servername: this.o.tls.servername ?? (isIp(url.hostname) ? undefined : url.hostname),
+        ca: this.o.tls.ca,
+        cert: this.o.tls.cert,
+        key: this.o.tls.key,
+        pfx: this.o.tls.pfx,
+        passphrase: this.o.tls.passphrase,
+        rejectUnauthorized: this.o.tls.rejectUnauthorized,
+        ALPNProtocols: ['h2', 'http/1.1'],
+      });
+      sock.once('secureConnect', () => {
+        sock.off('error', reject);
+        resolve(sock);
+      });
+      sock.once('error', reject);
+    });
+    if (this.disposed) {
+      socket.destroy();
+      throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
+    }
+    if (socket.alpnProtocol !== 'h2') {
+      socket.destroy();
+      this.fallback = true;
+      this.events.fire({ type: 'protocol', protocol: 'http/1.1' });
+      return FALLBACK_HTTP1;
+    }
+    const session = http2.connect(this.o.origin, {
+      createConnection: () => socket,
+      settings: { initialWindowSize: STREAM_WINDOW_BYTES, enablePush: false },
+    });
+    session.on('error', () => undefined); // streams report their own failure
+    await new Promise<void>((resolve, reject) => {
+      const onClose = () => reject(Object.assign(new Error('the connection closed during the HTTP/2 handshake'), { code: 'ECONNRESET' }));
+      session.once('remoteSettings', () => {
+        session.off('close', onClose);
+        resolve();
+      });
+      session.once('close', onClose);
+    });
+    try {
+      session.setLocalWindowSize(SESSION_WINDOW_BYTES);
+    } catch {
+      // an older peer refusing a bigger window is no reason to fail
+    }
+    const first = this.sessions.length === 0;
+    const pooled: PooledSession = new PooledSession(
+      session,
+      new SessionHealthCheck(session, this.o.timing, this.o.clock, (reason) => {
+        this.events.fire({ type: 'dead', reason });
+        session.destroy(Object.assign(new Error(`the connection is dead: ${reason}`), { code: 'ETIMEDOUT' }));
+      }),
+    );
+    session.on('goaway', () => {
+      pooled.draining = true;
+      this.tidy(pooled);
+    });
+    session.once('close', () => {
+      pooled.health.dispose();
+      pooled.idleTimer?.cancel();
+      const i = this.sessions.indexOf(pooled);
+      if (i >= 0) this.sessions.splice(i, 1);
+    });
+    this.sessions.push(pooled);
+    if (first) this.events.fire({ type: 'protocol', protocol: 'h2' });
+    return pooled;
+  }
+}
+
+function isIp(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}

@@ -1,0 +1,27 @@
+import type { InformerPhase, InformerState } from '../informer';
+
+/**
+ * The state a watch's timeline band shows: the engine's phases, split where the tree names them
+ * differently (a stop by a pause is "paused"; connecting again after a sync is "reconnecting").
+ */
+export type HealthState = InformerPhase | 'reconnecting' | 'paused';
+
+/** Every band state, calm ones first; the order of the webview's legend. */
+export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'forbidden', 'not-found', 'paused', 'stopped'];
+
+/** The band state of an informer (or resolution) state. Pure. */
+export function healthStateOf(state: InformerState): HealthState {
+  switch (state.phase) {
+    case 'connecting':
+      return state.synced ? 'reconnecting' : 'connecting';
+    case 'stopped':
+      return state.reason && /paus/i.test(state.reason) ? 'paused' : 'stopped';
+    default:
+      return state.phase;
+  }
+}
+
+/** States in which the watch is not delivering changes because something went wrong. */
+export function isTroubleState(state: HealthState): boolean {
+  return state === 'reconnecting' || state === 'backing-off' || state === 'unreachable' || state === 'unauthorized' || state === 'forbidden' || state === 'not-found';
+}

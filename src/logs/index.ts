@@ -1,0 +1,4 @@
+export * from './timestamped-line';
+export * from './resume-deduper';
+export * from './continuity';
+export * from './log-follower';

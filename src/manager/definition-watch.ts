@@ -1,0 +1,100 @@
+import { Informer, type Clock, type Disposable, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
+
+/** CustomResourceDefinitions (apiextensions.k8s.io/v1): cluster-scoped, named `<plural>.<group>`. */
+export const CRD_TYPE: ResourceType = {
+  group: 'apiextensions.k8s.io',
+  version: 'v1',
+  resource: 'customresourcedefinitions',
+  kind: 'CustomResourceDefinition',
+  namespaced: false,
+};
+
+/** Kubernetes' own API groups with a dot in their name (a CRD's group must have one). */
+const BUILT_IN_GROUPS = new Set([
+  'admissionregistration.k8s.io',
+  'apiextensions.k8s.io',
+  'apiregistration.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+  'certificates.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'internal.apiserver.k8s.io',
+  'networking.k8s.io',
+  'node.k8s.io',
+  'rbac.authorization.k8s.io',
+  'resource.k8s.io',
+  'scheduling.k8s.io',
+  'storage.k8s.io',
+  'storagemigration.k8s.io',
+]);
+
+/** True when `type` may be served by a CustomResourceDefinition: a dotted group that is not one of Kubernetes' own. */
+export function mayBeCustomResource(type: Pick<ResourceType, 'group'>): boolean {
+  return type.group.includes('.') && !BUILT_IN_GROUPS.has(type.group);
+}
+
+/** The name of the CRD that would serve `type`. */
+export function definitionName(type: Pick<ResourceType, 'group' | 'resource'>): string {
+  return `${type.resource}.${type.group}`;
+}
+
+/**
+ * An informer on one context's CustomResourceDefinitions, so that custom resources print with
+ * their CRD's columns, following changes. Where the user may not list CRDs (403), the informer
+ * says forbidden and retries slowly; its cache stays empty, and lookups answer undefined.
+ * Invariant: after `stop()` resolves, no request or timer of it is left.
+ */
+export class DefinitionWatch {
+  private readonly informer: Informer;
+  private readonly subscriptions: Disposable[];
+
+  constructor(options: {
+    transport: KubeTransport;
+    clock: Clock;
+    /** For the log: `<context>/customresourcedefinitions.apiextensions.k8s.io`. */
+    name: string;
+    /** A definition came, changed or went. */
+    onChange: (definitionName: string) => void;
+    requestTimeoutMs?: number;
+    backoff?: ConstructorParameters<typeof Informer>[0]['backoff'];
+  }) {
+    this.informer = new Informer({
+      transport: options.transport,
+      type: CRD_TYPE,
+      clock: options.clock,
+      name: options.name,
+      requestTimeoutMs: options.requestTimeoutMs,
+      backoff: options.backoff,
+    });
+    const changed = (obj: KubeObject) => {
+      if (obj.metadata.name) options.onChange(obj.metadata.name);
+    };
+    this.subscriptions = [this.informer.addHandler({ name: 'definitions', onAdd: changed, onUpdate: (_old, obj) => changed(obj), onDelete: changed })];
+  }
+
+  start(): void {
+    this.informer.start();
+  }
+
+  /** Relists (credentials changed: the transport under it was swapped). */
+  restart(reason: string): Promise<void> {
+    return this.informer.restart(reason);
+  }
+
+  async stop(): Promise<void> {
+    await this.informer.stop();
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  /** The definition named `<plural>.<group>`, as last seen. */
+  get(name: string): KubeObject | undefined {
+    return this.informer.get(undefined, name);
+  }
+
+  get state(): Informer['state'] {
+    return this.informer.state;
+  }
+}

@@ -1,0 +1,249 @@
+import assert from 'node:assert/strict';
+import { KubeConfig } from '@kubernetes/client-node';
+import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
+import { clusterKeyOf } from '../../src/connection/registry/cluster-key';
+import { acceleratedClock, seededRandom, type Clock } from '../../src/informer/clock';
+import { Informer, type InformerOptions } from '../../src/informer/informer';
+import { KubeConfigTransport, type KubeConfigTransportOptions } from '../../src/informer/kubeconfig-transport';
+import type { ResourceType } from '../../src/informer/resource-type';
+import type { TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
+import { FakeApiServer } from '../support/apiserver';
+import { TcpRelay } from '../support/tcp-relay';
+import { configmaps, until } from './rig';
+
+/**
+ * The connection rows (F23 to F25 as far as HTTP/1.1 goes): several informers of one cluster
+ * on our real transport, sharing the cluster through a registry, against the local API server,
+ * optionally behind a relay that freezes connections. Time limits are judged on the injected
+ * clock; this file runs it only `scale` times faster than real time, so that the limits
+ * (a few seconds) stay far above what a loaded machine adds to a loopback round trip.
+ */
+class ClusterRig {
+  readonly informers: Informer[] = [];
+  readonly lifecycle = new Map<Informer, TimedLifecycleEvent[]>();
+  readonly registry = new ClusterRegistry(false);
+  readonly clock: Clock;
+  transport!: KubeConfigTransport;
+  relay: TcpRelay | undefined;
+
+  private constructor(
+    readonly server: FakeApiServer,
+    readonly scale: number,
+  ) {
+    this.clock = acceleratedClock(scale, seededRandom(7));
+  }
+
+  static async start(opts: {
+    scale: number;
+    namespaces: number;
+    relay?: boolean;
+    http2?: boolean;
+    types?: ResourceType[];
+    informer?: Partial<InformerOptions>;
+    transport?: KubeConfigTransportOptions;
+  }): Promise<ClusterRig> {
+    const server = await FakeApiServer.start({ timeScale: 1000 / opts.scale, http2: opts.http2 ?? false });
+    const rig = new ClusterRig(server, opts.scale);
+    let config = server.kubeconfig();
+    if (opts.relay) {
+      rig.relay = await TcpRelay.start(Number(new URL(server.url).port));
+      config = rig.relay.rewrite(config, server.url);
+    }
+    const kc = new KubeConfig();
+    kc.loadFromString(config);
+    rig.transport = new KubeConfigTransport(kc, { lease: rig.registry.acquire(clusterKeyOf(kc)), clock: rig.clock, ...opts.transport });
+    for (let i = 0; i < opts.namespaces; i++) {
+      server.create('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: '0' } });
+      for (const type of opts.types ?? [configmaps]) {
+        const informer = new Informer({ transport: rig.transport, type, namespace: `ns-${i}`, clock: rig.clock, requestTimeoutMs: 600_000, ...opts.informer });
+        const events: TimedLifecycleEvent[] = [];
+        informer.onLifecycle((e) => events.push(e));
+        rig.lifecycle.set(informer, events);
+        rig.informers.push(informer);
+        informer.start();
+      }
+    }
+    return rig;
+  }
+
+  async synced(): Promise<void> {
+    for (const i of this.informers) assert.equal(await i.waitForSync(60_000 * this.scale), true);
+    await until(() => this.informers.every((i) => i.state.phase === 'watching'), 'every informer watching');
+  }
+
+  /** Every configmap informer's cache holds `name` with `value` in its namespace. */
+  seen(name: string, value: string): boolean {
+    return this.informers.filter((i) => i.options.type.resource === 'configmaps').every((i) => [...i.store.values()].some((o) => o.metadata.name === name && (o as { data?: { v?: string } }).data?.v === value));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.stop()));
+    this.transport.dispose();
+    this.registry.dispose();
+    await this.relay?.close();
+    await this.server.close();
+  }
+}
+
+describe('connection faults (one cluster, many informers)', function () {
+  this.timeout(60_000);
+  let rig: ClusterRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  it('F25 a cluster unreachable for a while, then back: every informer of the cluster watching again within 2 s of the first success', async () => {
+    // 2 s is 500 ms of real time here: the 1 s spread plus room for a loaded machine's round trips.
+    const scale = 4;
+    rig = await ClusterRig.start({ scale, namespaces: 6 });
+    const r = rig;
+    await r.synced();
+    const downAt = r.clock.now();
+    await r.server.goDown();
+    // Long enough that every informer's backoff has grown well past the 2 s limit.
+    await until(
+      () => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'backoff' && e.at > downAt && e.delayMs >= 5000)),
+      'every informer backing off for 5 s or more',
+    );
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'during-outage' } });
+    const upReal = Date.now();
+    await r.server.comeUp();
+    await until(() => r.seen('cm-0', 'during-outage') && r.informers.every((i) => i.state.phase === 'watching'), 'every informer caught up and watching');
+    // The first request of each informer after the server came back, as the server saw it.
+    const first = new Map<string, number>();
+    for (const req of r.server.requests) if (req.at >= upReal && (req.verb === 'watch' || req.verb === 'list') && req.namespace && !first.has(req.namespace)) first.set(req.namespace, req.at);
+    assert.equal(first.size, r.informers.length, 'every informer asked again');
+    const arrivals = [...first.values()];
+    const spreadMs = (Math.max(...arrivals) - Math.min(...arrivals)) * scale; // on the injected clock
+    assert.ok(spreadMs <= 2000, `the last informer asked ${Math.round(spreadMs)} ms (injected) after the first`);
+  });
+
+  it('F24 (HTTP/1.1) the process resumes after its connection died while the cluster changed: caught up within 5 s of resuming', async () => {
+    const scale = 5;
+    rig = await ClusterRig.start({ scale, namespaces: 4, relay: true });
+    const r = rig;
+    await r.synced();
+    r.relay!.freezeAll(); // the connection died while the machine slept: nothing closes it
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'while-asleep' } });
+    const resumedAt = r.clock.now();
+    r.registry.wake(120_000);
+    await until(() => r.seen('cm-0', 'while-asleep'), 'every informer caught up after the wake');
+    const caughtUpMs = r.clock.now() - resumedAt;
+    assert.ok(caughtUpMs <= 5000, `caught up ${Math.round(caughtUpMs)} ms (injected) after resuming`);
+    for (const i of r.informers) {
+      const events = r.lifecycle.get(i)!;
+      const reopened = events.filter((e) => e.type === 'watch-opened' && e.at >= resumedAt);
+      assert.ok(reopened.length >= 1, 'the watch re-opened');
+      assert.ok(!events.some((e) => e.type === 'list-started' && e.at >= resumedAt), 'from its resourceVersion, without a relist');
+    }
+  });
+
+  it('F23 (HTTP/1.1) a watch found half-open: no pooled socket of the cluster is reused; the watches re-open from their resourceVersions', async () => {
+    const scale = 50;
+    rig = await ClusterRig.start({ scale, namespaces: 3, relay: true, informer: { timeoutSeconds: 20, noDataGraceMs: 10_000 } });
+    const r = rig;
+    await r.synced();
+    // Idle keep-alive sockets in the pool, as discovery and lists leave them.
+    const ctl = new AbortController();
+    await Promise.all([0, 1, 2].map(() => r.transport.getJson('/api', {}, ctl.signal)));
+    const frozenAt = r.clock.now();
+    r.relay!.freezeAll();
+    r.relay!.clientBytesWhileFrozen = 0;
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > frozenAt && /half-open/.test(e.reason))), 'every watch found half-open');
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'after-freeze' } });
+    await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on new connections');
+    assert.equal(r.relay!.clientBytesWhileFrozen, 0, 'a request was written on a frozen pooled socket');
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at > frozenAt), 'no relist: re-watched from the resourceVersion');
+  });
+
+  it('F31 250 informers on one cluster (50 namespaces, 5 types), server allowing 100 streams per connection: 3 TCP connections, none with a waiting stream', async function () {
+    this.timeout(120_000);
+    const types: ResourceType[] = [
+      configmaps,
+      { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true },
+      { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
+      { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true },
+      { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true },
+    ];
+    rig = await ClusterRig.start({ scale: 1, namespaces: 50, http2: true, types });
+    const r = rig;
+    await r.synced();
+    assert.equal(r.server.openWatches(), 250, 'every watch has its stream open: none waits');
+    assert.equal(r.transport.protocol, 'h2');
+    assert.equal(r.server.openSockets(), 3, 'TCP connections to the server');
+    assert.equal(r.transport.h2ConnectionCount, 3);
+    assert.ok(r.server.streamStats.maxOpenPerConnection <= 100, `at most 100 streams on one connection (saw ${r.server.streamStats.maxOpenPerConnection})`);
+  });
+
+  it('F23 (HTTP/2) a connection goes silent with the default watch timeouts: noticed within 45 s by the PING health check, the watches re-open from their resourceVersions', async () => {
+    const scale = 10;
+    rig = await ClusterRig.start({ scale, namespaces: 3, relay: true, http2: true });
+    const r = rig;
+    await r.synced();
+    assert.equal(r.transport.protocol, 'h2');
+    const frozenAt = r.clock.now();
+    r.relay!.freezeAll();
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > frozenAt && e.cause === 'failed')), 'every watch failed over', 30_000);
+    const noticedMs = Math.max(...r.informers.map((i) => r.lifecycle.get(i)!.find((e) => e.type === 'watch-closed' && e.at > frozenAt)!.at)) - frozenAt;
+    // 30 s read-idle + 15 s PING timeout; 2 s (200 ms real) allowed for timers late on a loaded machine.
+    assert.ok(noticedMs <= 47_000, `noticed ${Math.round(noticedMs / 1000)} s (injected) after the freeze`);
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'after-freeze' } });
+    await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on a new connection', 30_000);
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at > frozenAt), 'no relist: re-watched from the resourceVersion');
+  });
+
+  it('F23 (HTTP/2) a quiet healthy connection is kept: PINGs answered, no new request, no watch torn down', async () => {
+    const scale = 100;
+    rig = await ClusterRig.start({ scale, namespaces: 3, http2: true, informer: { minWatchTimeoutSeconds: 3600 } });
+    const r = rig;
+    await r.synced();
+    const requests = r.server.requests.length;
+    const pings = r.server.streamStats.pings;
+    const since = r.clock.now();
+    await until(() => r.clock.now() - since >= 150_000, 'two and a half quiet minutes (injected)', 30_000);
+    assert.equal(r.server.requests.length, requests, 'no new request while the connection answers PINGs');
+    assert.ok(r.server.streamStats.pings - pings >= 3, `the quiet connection was verified by PINGs every 30 s (saw ${r.server.streamStats.pings - pings})`);
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > since), 'no watch closed');
+    assert.equal(r.server.openSockets(), 1);
+  });
+
+  it('F24 (HTTP/2) the process resumes after its connection died while the cluster changed: a short PING on wake, caught up within 5 s', async () => {
+    const scale = 5;
+    rig = await ClusterRig.start({ scale, namespaces: 4, relay: true, http2: true });
+    const r = rig;
+    await r.synced();
+    assert.equal(r.transport.protocol, 'h2');
+    r.relay!.freezeAll();
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'while-asleep' } });
+    const resumedAt = r.clock.now();
+    r.registry.wake(120_000);
+    await until(() => r.seen('cm-0', 'while-asleep'), 'every informer caught up after the wake');
+    const caughtUpMs = r.clock.now() - resumedAt;
+    assert.ok(caughtUpMs <= 5000, `caught up ${Math.round(caughtUpMs)} ms (injected) after resuming`);
+    for (const i of r.informers) assert.ok(!r.lifecycle.get(i)!.some((e) => e.type === 'list-started' && e.at >= resumedAt), 'from its resourceVersion, without a relist');
+  });
+
+  it('F23 (HTTP/1.1) where the server sends bookmarks on quiet watches, a watch silent for well past their interval counts as half-open', async () => {
+    const scale = 100;
+    rig = await ClusterRig.start({ scale, namespaces: 2, relay: true, informer: { minWatchTimeoutSeconds: 3600 } });
+    const r = rig;
+    await r.synced();
+    // The server sends bookmarks once the global resourceVersion moved past a watch's start.
+    r.server.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'other' } });
+    const learning = r.clock.now();
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.filter((e) => e.type === 'bookmark' && e.at > learning).length >= 2), 'two bookmarks on every watch', 30_000);
+    const frozenAt = r.clock.now();
+    r.relay!.freezeAll();
+    await until(() => r.informers.every((i) => r.lifecycle.get(i)!.some((e) => e.type === 'watch-closed' && e.at > frozenAt)), 'every watch found half-open', 30_000);
+    for (const i of r.informers) {
+      const closed = r.lifecycle.get(i)!.find((e) => e.type === 'watch-closed' && e.at > frozenAt)!;
+      assert.ok(closed.type === 'watch-closed' && /no bookmark/.test(closed.reason), `closed for the missing bookmarks: ${closed.type === 'watch-closed' ? closed.reason : ''}`);
+      // 2 x 60 s + 30 s after the last data, which came at most 60 s before the freeze; 10 s for late timers.
+      assert.ok(closed.at - frozenAt <= 160_000, `noticed ${Math.round((closed.at - frozenAt) / 1000)} s after the freeze`);
+    }
+    for (let i = 0; i < r.informers.length; i++) r.server.update('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: 'after-freeze' } });
+    await until(() => r.seen('cm-0', 'after-freeze'), 'every informer caught up on a new connection', 30_000);
+    assert.equal(r.relay!.clientBytesWhileFrozen, 0, 'no request written on a frozen pooled socket');
+  });
+});

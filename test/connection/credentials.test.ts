@@ -72,8 +72,8 @@ describe('credentials that renew (exec plugins)', function () {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  async function setup(token: string, scale: number) {
-    const server = await FakeApiServer.start({ timeScale: 1000 / scale, token });
+  async function setup(token: string, scale: number, http2 = false) {
+    const server = await FakeApiServer.start({ timeScale: 1000 / scale, token, http2 });
     cleanups.push(() => server.close());
     const plugin = new ExecPluginFixture(token);
     cleanups.push(() => plugin.dispose());
@@ -94,63 +94,78 @@ describe('credentials that renew (exec plugins)', function () {
   const states = (m: WatchManager) => () => JSON.stringify(m.entries().map((e) => [e.id, e.state.phase, e.state.synced, e.error]));
   const allWatching = (m: WatchManager, n: number) => () => m.entries().length === n && m.entries().every((e) => e.state.phase === 'watching' && e.state.synced);
 
-  it('F26 an exec credential without expiry is revoked (401): the plugin runs again once for the whole cluster; recovery without a restart; unauthorized only after a 401 with fresh credentials', async () => {
-    const { server, plugin, kubeconfigPath } = await setup('token-1', 50);
-    fs.writeFileSync(kubeconfigPath, plugin.kubeconfig({ server: server.url, caPem: server.caPem, contexts: ['ctx-a', 'ctx-b', 'ctx-c'] }));
-    server.create('configmaps', { metadata: { name: 'before', namespace: 'default' } });
-    const m = manager({ contexts: ['ctx-a', 'ctx-b', 'ctx-c'], resources: ['configmaps'], namespaces: ['default', 'other'], kubeconfigPath }, 50);
-    await m.start();
-    await until(allWatching(m, 6), states(m));
-    assert.equal(plugin.runs(), 1, 'six informers on three contexts of one user share one plugin run');
+  for (const http2 of [false, true]) {
+    const label = http2 ? 'HTTP/2' : 'HTTP/1.1';
+    const protocol = http2 ? 'h2' : 'http/1.1';
 
-    // The token is revoked; the plugin would hand out a new one.
-    plugin.setToken('token-2');
-    server.setToken('token-2');
-    const unauthorizedBefore = server.requests.filter((r) => r.status === 401).length;
-    server.dropWatches('end');
-    server.create('configmaps', { metadata: { name: 'after', namespace: 'default' } });
-    await until(() => allWatching(m, 6)() && m.entries().filter((e) => e.namespace === 'default').every((e) => e.informer?.store.get('default/after') !== undefined), states(m));
-    assert.ok(server.requests.filter((r) => r.status === 401).length > unauthorizedBefore, 'the server refused the revoked token');
-    assert.equal(plugin.runs(), 2, 'the plugin ran once more for the whole cluster');
-    assert.ok(m.entries().every((e) => e.state.phase === 'watching'), 'recovered without a restart');
+    it(`F26 (${label}) an exec credential without expiry is revoked (401): the plugin runs again once for the whole cluster; recovery without a restart; unauthorized only after a 401 with fresh credentials`, async () => {
+      const { server, plugin, kubeconfigPath } = await setup('token-1', 50, http2);
+      fs.writeFileSync(kubeconfigPath, plugin.kubeconfig({ server: server.url, caPem: server.caPem, contexts: ['ctx-a', 'ctx-b', 'ctx-c'] }));
+      server.create('configmaps', { metadata: { name: 'before', namespace: 'default' } });
+      const m = manager({ contexts: ['ctx-a', 'ctx-b', 'ctx-c'], resources: ['configmaps'], namespaces: ['default', 'other'], kubeconfigPath }, 50);
+      await m.start();
+      await until(allWatching(m, 6), states(m));
+      assert.equal(plugin.runs(), 1, 'six informers on three contexts of one user share one plugin run');
 
-    // Revoked again, and the plugin hands out the same (refused) token: only now unauthorized.
-    server.setToken('token-3');
-    server.dropWatches('end');
-    await until(() => m.entries().every((e) => e.state.phase === 'unauthorized'), states(m));
-    assert.ok(plugin.runs() >= 3, 'the plugin was asked again before giving up');
-    for (const e of m.entries()) assert.ok(!/token-/.test(e.error ?? ''), 'no credential in the error');
-  });
+      // The token is revoked; the plugin would hand out a new one.
+      plugin.setToken('token-2');
+      server.setToken('token-2');
+      const unauthorizedBefore = server.requests.filter((r) => r.status === 401).length;
+      server.dropWatches('end');
+      server.create('configmaps', { metadata: { name: 'after', namespace: 'default' } });
+      await until(() => allWatching(m, 6)() && m.entries().filter((e) => e.namespace === 'default').every((e) => e.informer?.store.get('default/after') !== undefined), states(m));
+      assert.ok(server.requests.filter((r) => r.status === 401).length > unauthorizedBefore, 'the server refused the revoked token');
+      assert.equal(plugin.runs(), 2, 'the plugin ran once more for the whole cluster');
+      assert.ok(m.entries().every((e) => e.state.phase === 'watching'), 'recovered without a restart');
 
-  it('F27 an exec plugin returns a new client certificate: new connections present the new certificate', async () => {
-    const scale = 250;
-    const { server, plugin, kubeconfigPath } = await setup('token-1', scale);
-    const clock = acceleratedClock(scale, seededRandom(5));
-    plugin.setClientCert('a');
-    plugin.setExpiry(new Date(clock.now() + 600_000));
-    fs.writeFileSync(kubeconfigPath, plugin.kubeconfig({ server: server.url, caPem: server.caPem }));
-    const kc = new KubeConfig();
-    kc.loadFromFile(kubeconfigPath);
-    const registry = new CredentialRegistry({ clock });
-    cleanups.push(() => registry.dispose());
-    const transport = new KubeConfigTransport(kc, { credentials: registry.acquire(kc) });
-    cleanups.push(() => transport.dispose());
-    const informer = new Informer({ transport, type: configmaps, namespace: 'default', clock, requestTimeoutMs: 600_000 });
-    cleanups.push(() => informer.stop());
-    informer.start();
-    await until(() => informer.state.phase === 'watching', () => informer.state.phase);
-    assert.ok(server.requests.length > 0 && server.requests.every((r) => r.clientCert === fingerprint('a')), 'certificate a presented');
+      // Revoked again, and the plugin hands out the same (refused) token: only now unauthorized.
+      server.setToken('token-3');
+      server.dropWatches('end');
+      await until(() => m.entries().every((e) => e.state.phase === 'unauthorized'), states(m));
+      assert.ok(plugin.runs() >= 3, 'the plugin was asked again before giving up');
+      for (const e of m.entries()) assert.ok(!/token-/.test(e.error ?? ''), 'no credential in the error');
+      assert.ok(server.requests.every((r) => r.protocol === protocol), `every request over ${protocol}`);
+    });
 
-    // The next run of the plugin (ahead of expiry, on the clock) hands out certificate b.
-    plugin.setClientCert('b');
-    plugin.setExpiry(new Date(clock.now() + 6_000_000));
-    await until(() => plugin.runs() === 2, () => `plugin runs ${plugin.runs()}`);
-    const seen = server.requests.length;
-    server.dropWatches('reset');
-    await until(() => server.requests.slice(seen).some((r) => r.verb === 'watch' && r.status === 200) && informer.state.phase === 'watching', () => informer.state.phase);
-    const later = server.requests.slice(seen);
-    assert.ok(later.length > 0 && later.every((r) => r.clientCert === fingerprint('b')), `new connections present certificate b: ${later.map((r) => r.clientCert?.slice(0, 8)).join(',')}`);
-  });
+    it(`F27 (${label}) an exec plugin returns a new client certificate: new connections present the new certificate`, async () => {
+      const scale = 250;
+      const { server, plugin, kubeconfigPath } = await setup('token-1', scale, http2);
+      const clock = acceleratedClock(scale, seededRandom(5));
+      plugin.setClientCert('a');
+      plugin.setExpiry(new Date(clock.now() + 600_000));
+      fs.writeFileSync(kubeconfigPath, plugin.kubeconfig({ server: server.url, caPem: server.caPem }));
+      const kc = new KubeConfig();
+      kc.loadFromFile(kubeconfigPath);
+      const registry = new CredentialRegistry({ clock });
+      cleanups.push(() => registry.dispose());
+      const transport = new KubeConfigTransport(kc, { credentials: registry.acquire(kc) });
+      cleanups.push(() => transport.dispose());
+      const informer = new Informer({ transport, type: configmaps, namespace: 'default', clock, requestTimeoutMs: 600_000 });
+      cleanups.push(() => informer.stop());
+      informer.start();
+      await until(() => informer.state.phase === 'watching', () => informer.state.phase);
+      assert.ok(server.requests.length > 0 && server.requests.every((r) => r.clientCert === fingerprint('a')), 'certificate a presented');
+
+      // The next run of the plugin (ahead of expiry, on the clock) hands out certificate b.
+      plugin.setClientCert('b');
+      plugin.setExpiry(new Date(clock.now() + 6_000_000));
+      await until(() => plugin.runs() === 2, () => `plugin runs ${plugin.runs()}`);
+      // The renewal is in force once the user's provider hands out the next generation.
+      const probe = registry.acquire(kc);
+      let generation = 0;
+      await until(
+        () => (void probe.get(new AbortController().signal).then((c) => (generation = c.generation)), generation >= 2),
+        () => `credential generation ${generation}`,
+      );
+      probe.dispose();
+      const seen = server.requests.length;
+      server.dropWatches('reset');
+      await until(() => server.requests.slice(seen).some((r) => r.verb === 'watch' && r.status === 200) && informer.state.phase === 'watching', () => informer.state.phase);
+      const later = server.requests.slice(seen);
+      assert.ok(later.length > 0 && later.every((r) => r.clientCert === fingerprint('b')), `new connections present certificate b: ${later.map((r) => r.clientCert?.slice(0, 8)).join(',')}`);
+      assert.ok(server.requests.every((r) => r.protocol === protocol), `every request over ${protocol}`);
+    });
+  }
 
   it('F28 an exec plugin hangs (interactive login): stop, restart and context switch still complete; one plugin process per cluster at a time', async () => {
     const scale = 5;

@@ -399,6 +399,7 @@ export class FakeApiServer {
     const record: RequestRecord = { verb: verbOf(route, method, query), method, path: url.pathname, query, status: 0, at: Date.now() };
     const clientCert = clientCertFingerprint(req);
     if (clientCert) record.clientCert = clientCert;
+    record.protocol = req.httpVersion === '2.0' ? 'h2' : 'http/1.1';
     if (route.kind === 'resource') {
       record.resource = qualifiedName(route);
       if (route.namespace !== undefined) record.namespace = route.namespace;

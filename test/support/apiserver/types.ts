@@ -159,6 +159,8 @@ export interface RequestRecord {
   faulted?: Fault['type'];
   /** SHA-256 fingerprint of the client certificate presented on the connection, if any. */
   clientCert?: string;
+  /** The protocol the request came over. */
+  protocol?: 'h2' | 'http/1.1';
 }
 
 /** A watch event as written on the wire. */

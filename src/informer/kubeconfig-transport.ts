@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { Socket } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { CredentialProvider, Credentials } from '../connection/credentials/credentials';
 import { createCredentialProvider } from '../connection/credentials/credential-registry';
 import { withoutExec } from '../connection/credentials/exec-credentials';
 import { credentialFailure } from '../connection/credentials/kubeconfig-credentials';
-import { openConnectTunnel } from '../connection/proxy/connect-tunnel';
+import { openConnectTunnel, type ProxyConnectOptions } from '../connection/proxy/connect-tunnel';
 import { proxyRouteFor, type ProxyRoute } from '../connection/proxy/proxy-route';
 import { AbortedError, ApiError, TransportError, statusFromBody } from './api-error';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, MessageTooLargeError } from './line-splitter';
@@ -39,6 +39,8 @@ export interface KubeConfigTransportOptions {
   env?: NodeJS.ProcessEnv;
   /** The editor's proxy (VS Code `http.proxy`), used where the environment names none. */
   editorProxy?: string;
+  /** Resolves host names (of the server and of a proxy) instead of the system resolver, like Go's custom resolver. */
+  lookup?: LookupFunction;
   /**
    * What this transport shares with the others of its cluster (reachability, wake), released
    * on dispose; default its own reachability and no wake signal.
@@ -446,7 +448,8 @@ export class KubeConfigTransport implements KubeTransport {
         tls: creds.tls,
         clock: this.options.clock ?? systemClock,
         timing: { readIdleMs: this.options.healthCheck?.readIdleMs ?? DEFAULT_READ_IDLE_MS, pingTimeoutMs: this.options.healthCheck?.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS },
-        openSocket: route.kind === 'connect' ? (signal) => openConnectTunnel(route.proxy, target, signal) : undefined,
+        lookup: this.options.lookup,
+        openSocket: route.kind === 'connect' ? (signal) => openConnectTunnel(route.proxy, target, signal, { ca: creds.tls.ca, lookup: this.options.lookup }) : undefined,
       });
     // Shared with the other contexts of the cluster that present the same identity; else this transport's own.
     const shared = this.lease?.cluster.h2Pool(poolKey, create);
@@ -519,8 +522,9 @@ export class KubeConfigTransport implements KubeTransport {
     if (this.route.kind === 'library-agent') return this.libraryProxyAgent();
     if (this.agent?.tlsKey === creds.tlsKey) return this.agent.agent;
     if (this.agent) this.retiredAgents.push(this.agent.agent);
-    const agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true, ...creds.tls });
-    if (this.route.kind === 'connect') tunnelThrough(agent, this.route.proxy, this.base.protocol === 'https:');
+    const lookup = this.options.lookup;
+    const agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true, lookup }) : new https.Agent({ keepAlive: true, lookup, ...creds.tls });
+    if (this.route.kind === 'connect') tunnelThrough(agent, this.route.proxy, this.base.protocol === 'https:', { ca: creds.tls.ca, lookup });
     this.agent = { tlsKey: creds.tlsKey, agent };
     return agent;
   }
@@ -547,12 +551,12 @@ export class KubeConfigTransport implements KubeTransport {
  * Makes `agent` open its connections through a CONNECT tunnel (Node's Agent accepts an
  * asynchronous createConnection with a callback). TLS to the server runs inside the tunnel.
  */
-function tunnelThrough(agent: http.Agent, proxy: URL, secure: boolean): void {
+function tunnelThrough(agent: http.Agent, proxy: URL, secure: boolean, proxyOptions: ProxyConnectOptions): void {
   type Callback = (err: Error | null, socket?: Socket) => void;
   const target = agent as unknown as { createConnection: (options: tls.ConnectionOptions & { host?: string; port?: number }, cb: Callback) => undefined };
   target.createConnection = (options, cb) => {
     const ctl = new AbortController();
-    openConnectTunnel(proxy, { host: String(options.host ?? 'localhost'), port: Number(options.port) }, ctl.signal).then(
+    openConnectTunnel(proxy, { host: String(options.host ?? 'localhost'), port: Number(options.port) }, ctl.signal, proxyOptions).then(
       (socket) => {
         if (!secure) return cb(null, socket);
         const servername = options.servername ?? (isIpLiteral(String(options.host)) ? undefined : String(options.host));

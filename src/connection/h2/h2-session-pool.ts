@@ -1,5 +1,5 @@
 import * as http2 from 'node:http2';
-import type { Socket } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import type { Clock, TimerHandle } from '../../informer/clock';
 import { Emitter, type Disposable } from '../../informer/disposable';
@@ -22,6 +22,8 @@ export interface H2PoolOptions {
   tls: TlsMaterial;
   clock: Clock;
   timing: HealthCheckTiming;
+  /** Resolves the origin's host name; default the system resolver. */
+  lookup?: LookupFunction;
   /**
    * Opens the raw connection TLS runs over (a CONNECT tunnel through a proxy); default a TCP
    * connection to the origin. The signal fires when the pool is disposed meanwhile.
@@ -160,6 +162,7 @@ export class H2SessionPool implements Disposable {
     const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
       const sock = tls.connect({
         socket: raw,
+        lookup: this.o.lookup,
         host: url.hostname,
         port: Number(url.port || 443),
         servername: this.o.tls.servername ?? (isIp(url.hostname) ? undefined : url.hostname),

@@ -1,12 +1,21 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { Socket } from 'node:net';
+import type { LookupFunction, Socket } from 'node:net';
 import { AbortedError, TransportError } from '../../informer/api-error';
 
 export interface TunnelTarget {
   /** The server's host name or IP (without brackets) and port. */
   host: string;
   port: number;
+}
+
+/** How the proxy itself is reached. */
+export interface ProxyConnectOptions {
+  /** CA for an https:// proxy (the cluster's CA is tried along with the system's). */
+  ca?: https.RequestOptions['ca'];
+  rejectUnauthorized?: boolean;
+  /** Resolves the proxy's host name; default the system resolver. */
+  lookup?: LookupFunction;
 }
 
 /**
@@ -16,7 +25,7 @@ export interface TunnelTarget {
  * one-line TransportError when the proxy refuses (407, 502, ...), and with AbortedError at
  * once on abort, destroying whatever was opened.
  */
-export function openConnectTunnel(proxy: URL, target: TunnelTarget, signal: AbortSignal, tls?: https.RequestOptions): Promise<Socket> {
+export function openConnectTunnel(proxy: URL, target: TunnelTarget, signal: AbortSignal, via: ProxyConnectOptions = {}): Promise<Socket> {
   const authority = `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
   const headers: Record<string, string> = { Host: authority };
   if (proxy.username || proxy.password) {
@@ -35,7 +44,8 @@ export function openConnectTunnel(proxy: URL, target: TunnelTarget, signal: Abor
       path: authority,
       headers,
       agent: false,
-      ...(proxy.protocol === 'https:' ? { ca: tls?.ca, rejectUnauthorized: tls?.rejectUnauthorized } : {}),
+      lookup: via.lookup,
+      ...(proxy.protocol === 'https:' ? { ca: via.ca, rejectUnauthorized: via.rejectUnauthorized } : {}),
     });
     let settled = false;
     const settle = (err: Error | undefined, socket?: Socket) => {

@@ -9,7 +9,7 @@ import { BlockList, isIP } from 'node:net';
  */
 export class NoProxy {
   private readonly all: boolean;
-  private readonly cidrs: { list: BlockList; }[] = [];
+  private readonly cidrs: BlockList[] = [];
   private readonly ips: { ip: string; port: string }[] = [];
   private readonly domains: { suffix: string; port: string; matchHost: boolean }[] = [];
 
@@ -24,11 +24,14 @@ export class NoProxy {
       }
       const cidr = parseCidr(p);
       if (cidr) {
-        this.cidrs.push({ list: cidr });
+        this.cidrs.push(cidr);
         continue;
       }
-      let [host, port] = splitHostPort(p) ?? [p, ''];
-      if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
+      const split = splitHostPort(p);
+      let [host, port] = split ?? [p, ''];
+      // As Go: an entry with a port but no host is malformed and ignored; brackets go only with a port.
+      if (split && !host) continue;
+      if (split && host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
       if (isIP(host)) {
         this.ips.push({ ip: normalizeIp(host), port });
         continue;
@@ -49,9 +52,11 @@ export class NoProxy {
     const family = isIP(h);
     if (family) {
       const ip = normalizeIp(h);
-      for (const c of this.cidrs) if (c.list.check(ip, family === 4 ? 'ipv4' : 'ipv6')) return false;
+      for (const c of this.cidrs) if (c.check(ip, family === 4 ? 'ipv4' : 'ipv6')) return false;
       for (const m of this.ips) if (m.ip === ip && (!m.port || m.port === port)) return false;
     }
+    // Domain entries match names only, never IP addresses (Go's domainMatch requires ip == nil).
+    if (family) return true;
     for (const d of this.domains) {
       if (h.endsWith(d.suffix) || (d.matchHost && h === d.suffix.slice(1))) {
         if (!d.port || d.port === port) return false;

@@ -481,7 +481,7 @@ export class KubeConfigTransport implements KubeTransport {
     }
     let stream;
     try {
-      stream = await pool.request(headers);
+      stream = await pool.request(headers, signal);
     } catch (err) {
       if (!signal.aborted) this.reachability.reportFailure();
       throw signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err as Error);

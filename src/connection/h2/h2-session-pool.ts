@@ -65,10 +65,10 @@ class PooledSession {
 export class H2SessionPool implements Disposable {
   private readonly sessions: PooledSession[] = [];
   private connecting: Promise<PooledSession | typeof FALLBACK_HTTP1> | undefined;
+  /** Aborts the connection being opened (tunnel, TLS, HTTP/2 handshake): a waiting request gave up, or dispose. */
+  private connectAttempt: AbortController | undefined;
   private fallback = false;
   private disposed = false;
-  /** Aborts a tunnel still being opened when the pool is disposed. */
-  private readonly disposing = new AbortController();
   private readonly events = new Emitter<ConnectionEvent>();
 
   constructor(private readonly o: H2PoolOptions) {}
@@ -93,7 +93,7 @@ export class H2SessionPool implements Disposable {
    * Opens a stream for a GET, or answers FALLBACK_HTTP1 when the server does not speak h2.
    * The stream's slot is freed when it closes.
    */
-  async request(headers: http2.OutgoingHttpHeaders): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
+  async request(headers: http2.OutgoingHttpHeaders, signal?: AbortSignal): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
     for (;;) {
       if (this.disposed) throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
       if (this.fallback) return FALLBACK_HTTP1;
@@ -102,9 +102,36 @@ export class H2SessionPool implements Disposable {
       if (!this.connecting) {
         this.connecting = this.connect().finally(() => (this.connecting = undefined));
       }
-      const made = await this.connecting;
+      const made = await this.awaitConnecting(this.connecting, signal);
       if (made === FALLBACK_HTTP1) return FALLBACK_HTTP1;
     }
+  }
+
+  /**
+   * Waits for the connection being opened. A request that gives up (its deadline, a stop) takes
+   * the attempt down with it: a handshake that has not finished by then is not trusted (a frozen
+   * middlebox), and the next request opens a fresh connection.
+   */
+  private awaitConnecting<T>(connecting: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (!signal) return connecting;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.connectAttempt?.abort();
+        reject(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' }));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      connecting.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
   }
 
   /** After a wake: PING every connection with a short deadline; those that do not answer are destroyed. */
@@ -114,7 +141,7 @@ export class H2SessionPool implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    this.disposing.abort();
+    this.connectAttempt?.abort();
     this.events.dispose();
     for (const s of this.sessions.splice(0)) {
       s.health.dispose();
@@ -153,11 +180,22 @@ export class H2SessionPool implements Disposable {
   }
 
   private async connect(): Promise<PooledSession | typeof FALLBACK_HTTP1> {
+    const attempt = new AbortController();
+    this.connectAttempt = attempt;
+    try {
+      return await this.connectWith(attempt.signal);
+    } finally {
+      if (this.connectAttempt === attempt) this.connectAttempt = undefined;
+    }
+  }
+
+  /** Opens one connection; `signal` destroys whatever part of it exists (the attempt is rejected). */
+  private async connectWith(signal: AbortSignal): Promise<PooledSession | typeof FALLBACK_HTTP1> {
     const url = new URL(this.o.origin);
-    const raw = this.o.openSocket ? await this.o.openSocket(this.disposing.signal) : undefined;
-    if (raw && this.disposed) {
+    const raw = this.o.openSocket ? await this.o.openSocket(signal) : undefined;
+    if (raw && (this.disposed || signal.aborted)) {
       raw.destroy();
-      throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
+      throw Object.assign(new Error(this.disposed ? 'transport disposed' : 'aborted'), { code: this.disposed ? 'EDISPOSED' : 'ABORT_ERR' });
     }
     const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
       const sock = tls.connect({
@@ -179,10 +217,12 @@ export class H2SessionPool implements Disposable {
         resolve(sock);
       });
       sock.once('error', reject);
+      sock.once('close', () => reject(Object.assign(new Error('the connection closed during the TLS handshake'), { code: 'ECONNRESET' })));
+      signal.addEventListener('abort', () => sock.destroy(), { once: true });
     });
-    if (this.disposed) {
+    if (this.disposed || signal.aborted) {
       socket.destroy();
-      throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
+      throw Object.assign(new Error(this.disposed ? 'transport disposed' : 'aborted'), { code: this.disposed ? 'EDISPOSED' : 'ABORT_ERR' });
     }
     if (socket.alpnProtocol !== 'h2') {
       socket.destroy();
@@ -202,6 +242,7 @@ export class H2SessionPool implements Disposable {
         resolve();
       });
       session.once('close', onClose);
+      if (signal.aborted) session.destroy();
     });
     try {
       session.setLocalWindowSize(SESSION_WINDOW_BYTES);

@@ -135,6 +135,11 @@ export class FakeApiServer {
     return String(this.store.oldestRv);
   }
 
+  /** The bearer token the server accepts now. */
+  get acceptedToken(): string {
+    return this.token;
+  }
+
   /** Changes the accepted bearer token (token rotation). */
   setToken(token: string): void {
     this.token = token;

@@ -13,6 +13,9 @@ export const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
 /** A connection without streams for this long is closed (Go closes idle connections after 90 s). */
 export const IDLE_CLOSE_MS = 30_000;
 
+/** The code of a connection attempt a request gave up on (its other waiters try again). */
+const ABANDONED = 'EABANDONED';
+
 /** What a server without h2 (or a proxy in the way) makes a pool answer: use HTTP/1.1. */
 export const FALLBACK_HTTP1 = 'http/1.1';
 
@@ -100,9 +103,19 @@ export class H2SessionPool implements Disposable {
       const free = this.sessions.find((s) => s.usable && s.active < s.maxStreams);
       if (free) return this.open(free, headers);
       if (!this.connecting) {
-        this.connecting = this.connect().finally(() => (this.connecting = undefined));
+        const attempt: Promise<PooledSession | typeof FALLBACK_HTTP1> = this.connect().finally(() => {
+          if (this.connecting === attempt) this.connecting = undefined;
+        });
+        this.connecting = attempt;
       }
-      const made = await this.awaitConnecting(this.connecting, signal);
+      let made;
+      try {
+        made = await this.awaitConnecting(this.connecting, signal);
+      } catch (err) {
+        // Another request gave up on that attempt: this one, still wanted, tries a fresh connection.
+        if ((err as { code?: string }).code === ABANDONED && !signal?.aborted && !this.disposed) continue;
+        throw err;
+      }
       if (made === FALLBACK_HTTP1) return FALLBACK_HTTP1;
     }
   }
@@ -117,6 +130,8 @@ export class H2SessionPool implements Disposable {
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
         this.connectAttempt?.abort();
+        // New requests do not wait for the abandoned attempt to finish closing.
+        this.connecting = undefined;
         reject(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' }));
       };
       if (signal.aborted) return onAbort();
@@ -184,6 +199,9 @@ export class H2SessionPool implements Disposable {
     this.connectAttempt = attempt;
     try {
       return await this.connectWith(attempt.signal);
+    } catch (err) {
+      if (attempt.signal.aborted && !this.disposed) throw Object.assign(new Error('the connection attempt was abandoned'), { code: ABANDONED });
+      throw err;
     } finally {
       if (this.connectAttempt === attempt) this.connectAttempt = undefined;
     }

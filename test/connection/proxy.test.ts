@@ -3,6 +3,10 @@ import type { LookupFunction } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describeProxyRoute } from '../../src/connection/proxy/proxy-route';
 import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { WatchManager } from '../../src/manager';
 import { FakeApiServer } from '../support/apiserver';
 import { ConnectProxy } from '../support/connect-proxy';
 
@@ -150,5 +154,28 @@ describe('proxies like kubectl (F29)', function () {
         [true, 407],
       ],
     );
+  });
+
+  it('F29 the manager hands the editor proxy (VS Code http.proxy) to its transports', async function () {
+    // The manager reads the real environment: a machine with its own proxy settings would decide otherwise.
+    if (['HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'].some((k) => process.env[k])) this.skip();
+    const { proxy, port, server } = await rig(false);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-proxy-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const kubeconfigPath = path.join(dir, 'config');
+    // 0.0.0.0 is not loopback to Go's rules, so the editor proxy applies; the proxy maps it to the server.
+    const text = server.kubeconfig().replace(/^(\s*)server: .*$/m, (_line, indent: string) => `${indent}server: "https://0.0.0.0:${port}"\n${indent}tls-server-name: "localhost"`);
+    fs.writeFileSync(kubeconfigPath, text);
+    const kc = new KubeConfig();
+    kc.loadFromFile(kubeconfigPath);
+    const m = new WatchManager({ contexts: [kc.getCurrentContext()], resources: ['configmaps'], namespaces: ['default'], kubeconfigPath }, { editorProxy: proxy.url });
+    cleanups.push(() => m.stop());
+    await m.start();
+    const deadline = Date.now() + 20_000;
+    while (!m.entries().every((e) => e.state.phase === 'watching' && e.state.synced) || m.entries().length !== 1) {
+      if (Date.now() > deadline) throw new Error(`not watching: ${JSON.stringify(m.entries().map((e) => [e.state.phase, e.error]))}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    assert.ok(proxy.tunnels.length > 0 && proxy.tunnels.every((t) => t.authority === `0.0.0.0:${port}` && t.status === 200), 'every connection through the editor proxy');
   });
 });

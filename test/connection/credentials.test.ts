@@ -194,6 +194,20 @@ describe('credentials that renew (exec plugins)', function () {
     assert.ok(plugin.runs() <= 2, `plugin runs ${plugin.runs()}`);
   });
 
+  it('no plugin process outlives the manager: dispose() kills one that hangs, and nothing in the entries shows its output', async () => {
+    const { server, plugin, kubeconfigPath } = await setup('token-secret-1', 5);
+    plugin.setHang(true);
+    fs.writeFileSync(kubeconfigPath, plugin.kubeconfig({ server: server.url, caPem: server.caPem }));
+    const m = manager({ contexts: ['exec-context'], resources: ['configmaps'], namespaces: ['default'], kubeconfigPath }, 5);
+    await m.start();
+    await until(() => plugin.runs() === 1, () => `plugin runs ${plugin.runs()}`);
+    const [pid] = plugin.pids();
+    assert.equal(alive(pid), true);
+    m.dispose();
+    await until(() => !alive(pid), () => 'the plugin process gone after dispose');
+    for (const e of m.entries()) assert.ok(!/token-secret/.test(`${e.error ?? ''}`));
+  });
+
   describe('exec plugin runner', () => {
     it('times out after 30 s with a one-line message, killing the plugin', async () => {
       const plugin = new ExecPluginFixture('secret-token');

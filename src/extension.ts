@@ -4,6 +4,7 @@ import { systemClock } from './informer';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { registerConfigCommands } from './vscode/config-commands';
+import { registerDescribeDocuments, type DescribeRegistration } from './vscode/describe-documents';
 import { registerHealthPanel, type HealthPanelRegistration } from './vscode/health-panel';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
@@ -34,6 +35,8 @@ export interface KubeWatchApi {
   /** The Watch Health panel: its recorder, and whether the panel or any of its timers and listeners is open. */
   readonly health: HealthPanelRegistration;
   readonly isPaused: () => boolean;
+  /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
+  readonly describe: DescribeRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -46,8 +49,9 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
-  const history = registerObjectHistory(manager, clock);
+  const describe = registerDescribeDocuments(manager, clock);
   let paused = false;
+  const history = registerObjectHistory(manager, clock, {}, () => paused);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);
@@ -64,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     tree,
     history,
     registerObjectDocuments(manager, clock),
+    describe,
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
@@ -88,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, isPaused: () => paused };
+  return { manager, tree, statusBar, log, history, health, isPaused: () => paused, describe };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

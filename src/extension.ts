@@ -10,7 +10,7 @@ import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
-import { onDidChangeSettings, readConnectionSettings, readHealthWindowMs, readWatchConfig } from './vscode/settings';
+import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
@@ -41,7 +41,7 @@ export interface KubeWatchApi {
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const clock = systemClock;
-  const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings() });
+  const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
   running = manager;
   // Before anything starts the manager, so the recording begins with the first state.
   const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });

@@ -1,6 +1,15 @@
+import { createHash } from 'node:crypto';
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { LookupFunction, Socket } from 'node:net';
+import * as tls from 'node:tls';
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { CredentialProvider, Credentials } from '../connection/credentials/credentials';
+import { createCredentialProvider } from '../connection/credentials/credential-registry';
+import { withoutExec } from '../connection/credentials/exec-credentials';
+import { credentialFailure } from '../connection/credentials/kubeconfig-credentials';
+import { openConnectTunnel, type ProxyConnectOptions } from '../connection/proxy/connect-tunnel';
+import { proxyRouteFor, type ProxyRoute } from '../connection/proxy/proxy-route';
 import { AbortedError, ApiError, TransportError, statusFromBody } from './api-error';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, MessageTooLargeError } from './line-splitter';
 import { ListStreamParser, ListTooLargeError } from './list-stream-parser';
@@ -16,13 +25,22 @@ import { parseEventWithoutManagedFields, parseListWithoutManagedFields, parseObj
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from './transport';
 
 /**
- * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server,
- * TLS material, bearer tokens, auth providers and exec plugins (`applyToHTTPSOptions`); this
- * class owns the requests, a keep-alive agent shared by all of them, and their cancellation.
- * The library's own Watch is not used: it aborts quiet watches after 30 s and drops lines it
- * cannot parse.
+ * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server and
+ * TLS material; credentials come from a CredentialProvider (exec plugins through the project's
+ * runner, refreshed once on 401); the route from the proxy rules (kubeconfig proxy-url, then
+ * the environment as kubectl reads it). This class owns the requests, a keep-alive agent per
+ * TLS identity, and their cancellation. The library's own Watch is not used: it aborts quiet
+ * watches after 30 s and drops lines it cannot parse.
  */
 export interface KubeConfigTransportOptions {
+  /** The credentials of the context's user (a lease from a CredentialRegistry); disposed with the transport. Default: a provider of its own. */
+  credentials?: CredentialProvider;
+  /** The environment proxies are read from (HTTPS_PROXY, NO_PROXY, ...); default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** The editor's proxy (VS Code `http.proxy`), used where the environment names none. */
+  editorProxy?: string;
+  /** Resolves host names (of the server and of a proxy) instead of the system resolver, like Go's custom resolver. */
+  lookup?: LookupFunction;
   /**
    * What this transport shares with the others of its cluster (reachability, wake), released
    * on dispose; default its own reachability and no wake signal.
@@ -32,7 +50,7 @@ export interface KubeConfigTransportOptions {
   maxMessageBytes?: number;
   /**
    * HTTP/2 for https servers that negotiate it (ALPN, HTTP/1.1 otherwise). Default true.
-   * Proxied clusters use HTTP/1.1.
+   * Through a CONNECT proxy too (TLS with ALPN inside the tunnel); SOCKS proxies use HTTP/1.1.
    */
   http2?: boolean;
   /** The HTTP/2 PING health check; default client-go's: read-idle 30 s, PING timeout 15 s. */
@@ -51,7 +69,11 @@ export const WAKE_PING_TIMEOUT_MS = 3000;
 export class KubeConfigTransport implements KubeTransport {
   readonly server: string;
   private readonly base: URL;
-  private agent: http.Agent | undefined;
+  private readonly credentials: CredentialProvider;
+  private readonly route: ProxyRoute;
+  /** The agent for the current TLS identity; earlier ones stay until dispose so their streams finish. */
+  private agent: { tlsKey: string; agent: http.Agent } | undefined;
+  private readonly retiredAgents: http.Agent[] = [];
   private disposed = false;
   private readonly reachability: ClusterReachability;
   private readonly lease: ClusterLease | undefined;
@@ -63,6 +85,8 @@ export class KubeConfigTransport implements KubeTransport {
   private knownProtocol: 'h2' | 'http/1.1' | undefined;
   /** Pools this transport made itself (no shared cluster): it disposes them. */
   private readonly ownPools = new Set<H2SessionPool>();
+  /** Own pools of an earlier TLS identity: their streams run to their end; disposed with the transport. */
+  private readonly retiredPools: H2SessionPool[] = [];
   private readonly poolSubscriptions: Disposable[] = [];
   /** The server's bookmark cadence on quiet watches, as seen on this transport's watches. */
   private readonly bookmarks = new BookmarkCadence();
@@ -82,12 +106,19 @@ export class KubeConfigTransport implements KubeTransport {
     }
     this.base = base;
     this.server = `${base.protocol}//${base.host}${base.pathname === '/' ? '' : base.pathname}`;
+    this.route = proxyRouteFor(base, { kubeconfigProxyUrl: cluster.proxyUrl, env: options.env ?? process.env, editorProxy: options.editorProxy });
+    this.credentials = options.credentials ?? createCredentialProvider(kc);
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.options = options;
     if (base.protocol === 'http:') this.knownProtocol = 'http/1.1';
     this.lease = options.lease;
     this.reachability = options.lease?.cluster.reachability ?? new ClusterReachability();
     this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
+  }
+
+  /** How requests reach the server (for logs and tooltips through describeProxyRoute). */
+  get proxyRoute(): ProxyRoute {
+    return this.route;
   }
 
   onReachable(listener: () => void): Disposable {
@@ -99,10 +130,11 @@ export class KubeConfigTransport implements KubeTransport {
    * them fail over through the normal path (re-watch from the last resourceVersion).
    */
   verifyConnections(): void {
-    this.agent?.destroy();
+    this.agent?.agent.destroy();
     this.agent = undefined;
+    for (const a of this.retiredAgents.splice(0)) a.destroy();
     const deadline = this.options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS;
-    for (const pool of this.h2Pools.values()) void pool.verifyAll(deadline);
+    for (const pool of [...this.h2Pools.values(), ...this.retiredPools]) void pool.verifyAll(deadline);
   }
 
   /** 'h2' or 'http/1.1' once known (after the first connection); for the tooltip, the inspect report and the log. */
@@ -165,7 +197,7 @@ export class KubeConfigTransport implements KubeTransport {
    * (a frozen middlebox looks the same on every one), so none is ever reused.
    */
   private dropIdleSockets(): void {
-    const free = this.agent?.freeSockets;
+    const free = this.agent?.agent.freeSockets;
     if (!free) return;
     for (const list of Object.values(free)) for (const socket of list ?? []) socket.destroy();
   }
@@ -302,12 +334,15 @@ export class KubeConfigTransport implements KubeTransport {
     this.wakeSubscription?.dispose();
     if (this.lease) this.lease.dispose();
     else this.reachability.dispose();
-    this.agent?.destroy();
+    this.agent?.agent.destroy();
     this.agent = undefined;
+    for (const a of this.retiredAgents.splice(0)) a.destroy();
     for (const sub of this.poolSubscriptions.splice(0)) sub.dispose();
     for (const pool of this.ownPools) pool.dispose();
     this.ownPools.clear();
+    this.retiredPools.length = 0;
     this.h2Pools.clear();
+    this.credentials.dispose();
   }
 
   /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
@@ -322,7 +357,11 @@ export class KubeConfigTransport implements KubeTransport {
     }
   }
 
-  /** Sends a GET and resolves with the response once its headers arrive. */
+  /**
+   * Sends a GET and resolves with the response once its headers arrive. A 401 refreshes the
+   * credentials (once per user, shared) and retries at once when they changed; a 401 with fresh
+   * credentials is returned as it is (the caller reports `unauthorized`).
+   */
   private async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<HttpResponse> {
     if (this.disposed) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
@@ -330,19 +369,44 @@ export class KubeConfigTransport implements KubeTransport {
     url.pathname = `${this.base.pathname.replace(/\/$/, '')}${path}`;
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
 
-    const options: https.RequestOptions = { method: 'GET', headers: { Accept: 'application/json' } };
+    const used = await this.currentCredentials(signal);
+    const res = await this.send(url, used, signal);
+    if (res.statusCode !== 401) return res;
+    const fresh = await this.refreshedCredentials(used, signal);
+    if (fresh.generation <= used.generation) return res;
+    res.resume();
+    return this.send(url, fresh, signal);
+  }
+
+  /** The provider's credentials; failures become a TransportError coded ECREDENTIALS without secrets. */
+  private async currentCredentials(signal: AbortSignal): Promise<Credentials> {
     try {
-      await this.kc.applyToHTTPSOptions(options);
+      return await this.credentials.get(signal);
     } catch (err) {
-      throw new TransportError(credentialFailure(err), 'ECREDENTIALS');
+      throw credentialError(err, signal);
     }
+  }
+
+  private async refreshedCredentials(used: Credentials, signal: AbortSignal): Promise<Credentials> {
+    try {
+      return await this.credentials.refresh(used, signal);
+    } catch (err) {
+      throw credentialError(err, signal);
+    }
+  }
+
+  private async send(url: URL, creds: Credentials, signal: AbortSignal): Promise<HttpResponse> {
     if (signal.aborted) throw new AbortedError(abortReason(signal));
-    const pool = this.h2PoolFor(url, options);
+    const headers: Record<string, string> = { Accept: 'application/json', ...creds.headers };
+    const pool = this.h2PoolFor(url, creds);
     if (pool) {
-      const res = await this.openH2(pool, url, options, signal);
+      const res = await this.openH2(pool, url, headers, signal);
       if (res) return res;
     }
-    options.agent = this.agentFor(options);
+    const options: https.RequestOptions = { method: 'GET', headers };
+    options.agent = await this.agentFor(creds);
+    if (this.disposed) throw new AbortedError('transport disposed');
+    if (signal.aborted) throw new AbortedError(abortReason(signal));
     const mod = url.protocol === 'http:' ? http : https;
 
     return new Promise<HttpResponse>((resolve, reject) => {
@@ -365,29 +429,37 @@ export class KubeConfigTransport implements KubeTransport {
     });
   }
 
-  /** The HTTP/2 pool for this request's TLS identity, or undefined when HTTP/1.1 is to be used. */
-  private h2PoolFor(url: URL, options: https.RequestOptions): H2SessionPool | undefined {
-    if (this.options.http2 === false || url.protocol !== 'https:' || this.kc.getCurrentCluster()?.proxyUrl) return undefined;
+  /**
+   * The HTTP/2 pool for these credentials' TLS identity and this route, or undefined when
+   * HTTP/1.1 is to be used (http servers, SOCKS proxies, servers without h2).
+   */
+  private h2PoolFor(url: URL, creds: Credentials): H2SessionPool | undefined {
+    if (this.options.http2 === false || url.protocol !== 'https:' || this.route.kind === 'library-agent') return undefined;
     if (this.knownProtocol === 'http/1.1') return undefined;
-    const tls = { ca: options.ca, cert: options.cert, key: options.key, pfx: options.pfx, passphrase: options.passphrase, rejectUnauthorized: options.rejectUnauthorized, servername: options.servername };
-    const tlsKey = JSON.stringify([tls.ca, tls.cert, tls.pfx, tls.rejectUnauthorized, tls.servername].map((v) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
-    let pool = this.h2Pools.get(tlsKey);
+    const route = this.route;
+    // The proxy URL may carry credentials: only a digest of it goes into the key.
+    const poolKey = route.kind === 'connect' ? `${creds.tlsKey}|${createHash('sha256').update(route.proxy.href).digest('hex').slice(0, 16)}` : creds.tlsKey;
+    let pool = this.h2Pools.get(poolKey);
     if (pool) return pool;
+    const target = { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 443) };
     const create = () =>
       new H2SessionPool({
         origin: url.origin,
-        tls: tls as H2PoolTls,
+        tls: creds.tls,
         clock: this.options.clock ?? systemClock,
         timing: { readIdleMs: this.options.healthCheck?.readIdleMs ?? DEFAULT_READ_IDLE_MS, pingTimeoutMs: this.options.healthCheck?.pingTimeoutMs ?? DEFAULT_PING_TIMEOUT_MS },
+        lookup: this.options.lookup,
+        openSocket: route.kind === 'connect' ? (signal) => openConnectTunnel(route.proxy, target, signal, { ca: creds.tls.ca, lookup: this.options.lookup }) : undefined,
       });
     // Shared with the other contexts of the cluster that present the same identity; else this transport's own.
-    const shared = this.lease?.cluster.h2Pool(tlsKey, create);
+    const shared = this.lease?.cluster.h2Pool(poolKey, create);
     pool = shared ?? create();
     if (!shared) this.ownPools.add(pool);
-    // A rotated identity: new streams use the new pool; the old one's streams finish (own pools close).
-    for (const old of this.h2Pools.values()) if (this.ownPools.delete(old)) old.dispose();
+    // A rotated identity: new streams use the new pool; the old one's streams run to their end, then its
+    // connections close as idle (own pools are disposed with the transport).
+    for (const [key, old] of this.h2Pools) if (key !== poolKey && this.ownPools.has(old)) this.retiredPools.push(old);
     this.h2Pools.clear();
-    this.h2Pools.set(tlsKey, pool);
+    this.h2Pools.set(poolKey, pool);
     this.poolSubscriptions.push(
       pool.onConnectionEvent((e) => {
         if (e.type === 'protocol') this.knownProtocol = e.protocol;
@@ -400,16 +472,16 @@ export class KubeConfigTransport implements KubeTransport {
   }
 
   /** Sends the GET on an HTTP/2 stream; undefined when the server does not speak h2. */
-  private async openH2(pool: H2SessionPool, url: URL, options: https.RequestOptions, signal: AbortSignal): Promise<HttpResponse | undefined> {
+  private async openH2(pool: H2SessionPool, url: URL, requestHeaders: Record<string, string>, signal: AbortSignal): Promise<HttpResponse | undefined> {
     const headers: Record<string, string> = { ':method': 'GET', ':path': `${url.pathname}${url.search}` };
-    for (const [k, v] of Object.entries(options.headers ?? {})) {
+    for (const [k, v] of Object.entries(requestHeaders)) {
       const name = k.toLowerCase();
-      if (v === undefined || HOP_BY_HOP.has(name)) continue;
-      headers[name] = Array.isArray(v) ? v.join(', ') : String(v);
+      if (HOP_BY_HOP.has(name)) continue;
+      headers[name] = v;
     }
     let stream;
     try {
-      stream = await pool.request(headers);
+      stream = await pool.request(headers, signal);
     } catch (err) {
       if (!signal.aborted) this.reachability.reportFailure();
       throw signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err as Error);
@@ -442,34 +514,72 @@ export class KubeConfigTransport implements KubeTransport {
   }
 
   /**
-   * One keep-alive agent for every request of this transport, built from the TLS material the
-   * library resolved. Proxied clusters keep the library's proxy agent.
+   * One keep-alive agent per TLS identity (`tlsKey`): a rotated client certificate gets a new
+   * agent, so new connections present it while streams on the old one run to their end.
+   * CONNECT proxies tunnel inside the agent; SOCKS keeps the library's proxy agent.
    */
-  private agentFor(options: https.RequestOptions): http.Agent | undefined {
-    if (this.kc.getCurrentCluster()?.proxyUrl) return options.agent as http.Agent | undefined;
-    if (!this.agent) {
-      this.agent =
-        this.base.protocol === 'http:'
-          ? new http.Agent({ keepAlive: true })
-          : new https.Agent({
-              keepAlive: true,
-              ca: options.ca,
-              cert: options.cert,
-              key: options.key,
-              pfx: options.pfx,
-              passphrase: options.passphrase,
-              rejectUnauthorized: options.rejectUnauthorized,
-              servername: options.servername,
-            });
-    }
-    return this.agent;
+  private async agentFor(creds: Credentials): Promise<http.Agent | undefined> {
+    if (this.route.kind === 'library-agent') return this.libraryProxyAgent();
+    if (this.agent?.tlsKey === creds.tlsKey) return this.agent.agent;
+    if (this.agent) this.retiredAgents.push(this.agent.agent);
+    const lookup = this.options.lookup;
+    const agent = this.base.protocol === 'http:' ? new http.Agent({ keepAlive: true, lookup }) : new https.Agent({ keepAlive: true, lookup, ...creds.tls });
+    if (this.route.kind === 'connect') tunnelThrough(agent, this.route.proxy, this.base.protocol === 'https:', { ca: creds.tls.ca, lookup });
+    this.agent = { tlsKey: creds.tlsKey, agent };
+    return agent;
   }
+
+  private libraryAgent: http.Agent | undefined;
+
+  /** client-node's SOCKS agent, from the configuration without exec (so the library never runs a plugin). */
+  private async libraryProxyAgent(): Promise<http.Agent | undefined> {
+    if (!this.libraryAgent) {
+      const options: https.RequestOptions = { headers: {} };
+      try {
+        await withoutExec(this.kc).applyToHTTPSOptions(options);
+      } catch (err) {
+        throw new TransportError(credentialFailure(err), 'ECREDENTIALS');
+      }
+      this.libraryAgent = options.agent as http.Agent | undefined;
+      if (this.libraryAgent) this.retiredAgents.push(this.libraryAgent);
+    }
+    return this.libraryAgent;
+  }
+}
+
+/**
+ * Makes `agent` open its connections through a CONNECT tunnel (Node's Agent accepts an
+ * asynchronous createConnection with a callback). TLS to the server runs inside the tunnel.
+ */
+function tunnelThrough(agent: http.Agent, proxy: URL, secure: boolean, proxyOptions: ProxyConnectOptions): void {
+  type Callback = (err: Error | null, socket?: Socket) => void;
+  const target = agent as unknown as { createConnection: (options: tls.ConnectionOptions & { host?: string; port?: number }, cb: Callback) => undefined };
+  target.createConnection = (options, cb) => {
+    const ctl = new AbortController();
+    openConnectTunnel(proxy, { host: String(options.host ?? 'localhost'), port: Number(options.port) }, ctl.signal, proxyOptions).then(
+      (socket) => {
+        if (!secure) return cb(null, socket);
+        const servername = options.servername ?? (isIpLiteral(String(options.host)) ? undefined : String(options.host));
+        cb(null, tls.connect({ ...options, socket, servername }));
+      },
+      (err: Error) => cb(err),
+    );
+    return undefined;
+  };
+}
+
+function isIpLiteral(host: string): boolean {
+  return /^[\d.]+$/.test(host) || host.includes(':');
+}
+
+function credentialError(err: unknown, signal: AbortSignal): Error {
+  if (err instanceof AbortedError || signal.aborted) return new AbortedError(abortReason(signal));
+  if (err instanceof TransportError) return err;
+  return new TransportError(credentialFailure(err), 'ECREDENTIALS');
 }
 
 /** Headers HTTP/2 forbids (RFC 9113 8.2.2). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
-
-type H2PoolTls = ConstructorParameters<typeof H2SessionPool>[0]['tls'];
 
 /** The engine aborts a watch it found silent (half-open) or unanswered with a DeadlineError. */
 function isDeadline(reason: unknown): boolean {
@@ -550,18 +660,6 @@ function toTransportError(err: Error & { code?: string }): TransportError {
   return new TransportError(err.message || err.code || 'network error', err.code);
 }
 
-/**
- * Credential failures (an exec plugin that failed, an unreadable key file) are reported
- * without the underlying message: exec plugins may print tokens on stderr.
- */
-function credentialFailure(err: unknown): string {
-  const code = (err as { code?: string } | undefined)?.code;
-  const message = err instanceof Error ? err.message : '';
-  // The library's own configuration checks carry no secrets and say what to fix.
-  if (/HTTP protocol is not allowed|Unsupported proxy type/.test(message)) return message;
-  if (code === 'ENOENT') return 'a credential file named in the kubeconfig does not exist';
-  return 'the kubeconfig credentials could not be obtained (exec plugin or auth provider failed)';
-}
 
 /**
  * Feeds a streaming response body to `onChunk` until it ends (resolves after `onEnd`), fails

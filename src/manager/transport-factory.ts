@@ -1,4 +1,5 @@
 import type { KubeConfig } from '@kubernetes/client-node';
+import type { CredentialRegistry } from '../connection/credentials/credential-registry';
 import { KubeConfigTransport, type KubeTransport } from '../informer';
 import type { KubeConfigTransportOptions } from '../informer/kubeconfig-transport';
 import type { ClusterRegistry } from '../connection/registry/cluster-registry';
@@ -9,6 +10,10 @@ export interface TransportTarget {
   contextName: string;
   /** A configuration holding only this context, its cluster and its user, set as current. */
   kubeConfig: KubeConfig;
+  /** Where the context's user gets its credentials, shared with every other context on that user. */
+  credentials?: CredentialRegistry;
+  /** The editor's proxy (VS Code `http.proxy`), used where the environment names none. */
+  editorProxy?: string;
 }
 
 /**
@@ -17,18 +22,31 @@ export interface TransportTarget {
  */
 export type TransportFactory = (target: TransportTarget) => KubeTransport;
 
-/** client-node's kubeconfig handling (auth, TLS, proxies) under the engine's transport, clusters shared through `registry`. */
-export function kubeConfigTransportFactoryWith(registry: ClusterRegistry, options: Omit<KubeConfigTransportOptions, 'lease'> = {}): TransportFactory {
+/**
+ * client-node's kubeconfig handling (TLS, SOCKS) under the engine's transport: clusters shared
+ * through `registry`, credentials shared per kubeconfig user through the target's registry.
+ */
+export function kubeConfigTransportFactoryWith(registry: ClusterRegistry, options: Omit<KubeConfigTransportOptions, 'lease' | 'credentials'> = {}): TransportFactory {
   return (target) => {
     const lease = registry.acquire(clusterKeyOf(target.kubeConfig));
+    const credentials = target.credentials?.acquire(target.kubeConfig);
     try {
-      return new KubeConfigTransport(target.kubeConfig, { ...options, lease });
+      return new KubeConfigTransport(target.kubeConfig, { ...options, editorProxy: target.editorProxy ?? options.editorProxy, lease, credentials });
     } catch (err) {
+      credentials?.dispose();
       lease.dispose();
       throw err;
     }
   };
 }
 
-/** The default without sharing: each transport its own reachability, no wake detection. */
-export const kubeConfigTransportFactory: TransportFactory = (target) => new KubeConfigTransport(target.kubeConfig);
+/** The default without sharing: each transport its own reachability, no wake detection; credentials shared per user. */
+export const kubeConfigTransportFactory: TransportFactory = (target) => {
+  const credentials = target.credentials?.acquire(target.kubeConfig);
+  try {
+    return new KubeConfigTransport(target.kubeConfig, { credentials, editorProxy: target.editorProxy });
+  } catch (err) {
+    credentials?.dispose();
+    throw err;
+  }
+};

@@ -3,6 +3,7 @@ import { UnknownResourceError } from '../cluster/discovery';
 import { KubeConfigError, kubeconfigCandidates, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
 import { resolutionWaitEvents, resolutionWaitState, resolveWithRetry, type ResolutionWait } from '../cluster/resolve-with-retry';
 import { SwitchableTransport } from '../cluster/switchable-transport';
+import { CredentialRegistry } from '../connection/credentials/credential-registry';
 import {
   Emitter,
   Informer,
@@ -51,6 +52,10 @@ export interface WatchManagerOptions {
   informerOptions?: ExtraInformerOptions;
   /** Quiet time after a kubeconfig file changes before it is re-read; default 250 ms of wall time. */
   kubeconfigDebounceMs?: number;
+  /** The editor's proxy (VS Code `http.proxy`), used where HTTPS_PROXY / HTTP_PROXY name none. */
+  editorProxy?: string;
+  /** The environment exec credential plugins inherit; default process.env. */
+  execEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -73,6 +78,8 @@ export class WatchManager implements Disposable {
   private config: WatchConfig;
   private readonly clock: Clock;
   private readonly transportFactory: TransportFactory;
+  /** One credential provider per kubeconfig user, shared by every context on it (an exec plugin runs once for all). */
+  private readonly credentials: CredentialRegistry;
   private readonly clusterRegistry: ClusterRegistry;
   private readonly resumedSubscription: Disposable;
   private running = false;
@@ -103,6 +110,7 @@ export class WatchManager implements Disposable {
     this.clusterRegistry = options.clusterRegistry ?? new ClusterRegistry();
     this.transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry, { healthCheck: options.healthCheck, clock: this.clock });
     this.resumedSubscription = this.clusterRegistry.onResumed((awayMs) => this.announceResume(awayMs));
+    this.credentials = new CredentialRegistry({ clock: this.clock, env: options.execEnv });
   }
 
   /** The configuration in force (normalised). */
@@ -251,6 +259,7 @@ export class WatchManager implements Disposable {
       await this.stopDefinitions(() => true);
       for (const session of this.sessions.values()) session.transport?.dispose();
       this.sessions.clear();
+      this.credentials.dispose();
       this.publish();
     });
   }
@@ -412,7 +421,7 @@ export class WatchManager implements Disposable {
       return;
     }
     const fingerprint = contextFingerprint(selected.kc);
-    const target = { contextName: selected.contextName, kubeConfig: selected.kc };
+    const target = { contextName: selected.contextName, kubeConfig: selected.kc, credentials: this.credentials, editorProxy: this.options.editorProxy };
     if (old?.transport && old.contextName === selected.contextName && old.fingerprint?.cluster === fingerprint.cluster) {
       old.reloadProblem = undefined;
       if (old.fingerprint.user === fingerprint.user) return;

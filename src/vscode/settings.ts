@@ -33,6 +33,15 @@ export function readConnectionSettings(): { readIdleMs: number; pingTimeoutMs: n
   return { readIdleMs: seconds('connection.readIdleSeconds', 30), pingTimeoutMs: seconds('connection.pingTimeoutSeconds', 15) };
 }
 
+/**
+ * VS Code's own proxy (`http.proxy`), which the manager uses for clusters where HTTPS_PROXY /
+ * HTTP_PROXY name none (NO_PROXY and loopback still exempt them). Undefined when unset.
+ */
+export function readEditorProxy(): string | undefined {
+  const value = vscode.workspace.getConfiguration('http').get<string>('proxy', '');
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}
+
 export function readWatchConfig(): WatchConfig {
   return toWatchConfig(readSettings());
 }

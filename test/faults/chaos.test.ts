@@ -3,7 +3,8 @@ import type { Fault } from '../support/apiserver';
 import { Rig, until } from './rig';
 
 /**
- * Randomised faults under continuous creates, updates and deletes. Each seed is a different
+ * Randomised faults under continuous creates, updates and deletes, some seeds behind a relay
+ * that freezes connections and some with exec-plugin credentials that get revoked. Each seed is a different
  * sequence; every one must end converged (docs/fault-matrix.md's definition). A failing seed is printed
  * and can be replayed alone with CHAOS_SEED=N.
  */
@@ -37,6 +38,21 @@ const faultSteps: Step[] = [
     return 'server down and up';
   },
   async (rig) => (await rig.informer.restart('chaos'), 'restart requested'),
+  async (rig, rnd) => {
+    // A middlebox stops forwarding (dead NAT entry, suspended peer): nothing closes the connections.
+    if (!rig.relay) return (rig.server.dropWatches('reset'), 'watch connection reset');
+    rig.relay.freezeAll();
+    if (rnd() < 0.5) return 'connections frozen';
+    await pause(rnd);
+    rig.relay.unfreezeAll();
+    return 'connections frozen, then thawed';
+  },
+  async (rig, rnd) => {
+    // The cluster revokes the exec plugin's token; the plugin hands out a new one when run again.
+    if (!rig.execPlugin) return (rig.server.dropWatches('end'), 'watch ended by the server');
+    rig.revokeToken(`token-${Math.floor(rnd() * 1e9)}`);
+    return 'credential revoked';
+  },
 ];
 
 async function inject(rig: Rig, fault: Fault, verb: 'list' | 'watch'): Promise<string> {
@@ -91,6 +107,8 @@ describe('chaos: random faults under continuous churn', function () {
         initialObjects: Math.floor(rnd() * 8),
         informer: { timeoutSeconds: 30 + Math.floor(rnd() * 30), noDataGraceMs: 5_000, pageSize: 1 + Math.floor(rnd() * 5) },
         server: { historyLimit: 5 + Math.floor(rnd() * 20) },
+        relay: rnd() < 0.5,
+        execCredentials: rnd() < 0.2,
       });
       const steps: string[] = [];
       try {

@@ -7,7 +7,10 @@ import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
 import type { LifecycleEvent, TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
 import type { ResourceType } from '../../src/informer/resource-type';
 import { StreamingListMemory } from '../../src/informer/streaming-list-memory';
+import { CredentialRegistry } from '../../src/connection/credentials/credential-registry';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';
+import { ExecPluginFixture } from '../support/exec-plugin/exec-plugin-fixture';
+import { TcpRelay } from '../support/tcp-relay';
 import { EventRecorder, identity, identityLines, type ObjectIdentity } from '../support/event-recorder';
 import type { ClientUnderTest } from './client-under-test';
 import { ConfigMapObjects } from './configmap-objects';
@@ -42,6 +45,10 @@ export interface RigOptions {
    * A stepping informer clock needs its own here: a PING timer firing mid-watch would step it.
    */
   transportClock?: Clock;
+  /** Reach the server through a TcpRelay that can freeze connections. */
+  relay?: boolean;
+  /** Credentials from an exec plugin (the project's runner, shared through a CredentialRegistry) instead of a static token. */
+  execCredentials?: boolean;
 }
 
 /** A fake API server on loopback, our informer on the real client stack, and its records. */
@@ -53,6 +60,11 @@ export class Rig extends ConfigMapObjects implements FaultContext {
   transport!: KubeConfigTransport;
   /** The cluster's memory of where the streaming list is unavailable (what the manager shares per context). */
   streamingListMemory!: StreamingListMemory;
+  /** The middlebox in front of the server, when started with `relay`. */
+  relay: TcpRelay | undefined;
+  /** The exec plugin handing out the token, when started with `execCredentials`. */
+  execPlugin: ExecPluginFixture | undefined;
+  private credentials: CredentialRegistry | undefined;
   private constructor(server: FakeApiServer, namespace: string, seed: number, clock?: Clock) {
     super(server, namespace);
     this.clock = clock ?? acceleratedClock(SCALE, seededRandom(seed));
@@ -62,9 +74,19 @@ export class Rig extends ConfigMapObjects implements FaultContext {
     const server = await FakeApiServer.start({ timeScale: SERVER_MS_PER_SECOND, ...opts.server });
     const rig = new Rig(server, opts.namespace ?? 'default', opts.seed ?? 1, opts.informer?.clock);
     for (let i = 0; i < (opts.initialObjects ?? 0); i++) rig.createObject();
+    let config = server.kubeconfig();
+    if (opts.execCredentials) {
+      rig.execPlugin = new ExecPluginFixture(server.acceptedToken);
+      config = rig.execPlugin.kubeconfig({ server: server.url, caPem: server.url.startsWith('https:') ? server.caPem : undefined });
+      rig.credentials = new CredentialRegistry({ clock: rig.clock });
+    }
+    if (opts.relay) {
+      rig.relay = await TcpRelay.start(Number(new URL(server.url).port));
+      config = rig.relay.rewrite(config, server.url);
+    }
     const kc = new KubeConfig();
-    kc.loadFromString(server.kubeconfig());
-    rig.transport = new KubeConfigTransport(kc, { clock: opts.transportClock ?? rig.clock });
+    kc.loadFromString(config);
+    rig.transport = new KubeConfigTransport(kc, { clock: opts.transportClock ?? rig.clock, credentials: rig.credentials?.acquire(kc) });
     rig.streamingListMemory = new StreamingListMemory(rig.clock);
     rig.informer = new Informer({
       transport: rig.transport,
@@ -123,10 +145,24 @@ export class Rig extends ConfigMapObjects implements FaultContext {
     await until(() => this.informer.state.phase === phase, `phase ${phase} (now ${this.informer.state.phase}: ${this.informer.state.reason ?? ''})`);
   }
 
+  /**
+   * The cluster revokes the current token and the exec plugin would now hand out `next`
+   * (rig started with `execCredentials`); open watches end, so the next requests meet the 401.
+   */
+  revokeToken(next: string): void {
+    if (!this.execPlugin) throw new Error('revokeToken needs a rig started with execCredentials');
+    this.execPlugin.setToken(next);
+    this.server.setToken(next);
+    this.server.dropWatches('end');
+  }
+
   async close(): Promise<void> {
     await this.informer.stop();
     this.transport.dispose();
+    this.credentials?.dispose();
+    await this.relay?.close();
     await this.server.close();
+    this.execPlugin?.dispose();
   }
 }
 

@@ -12,6 +12,8 @@ export interface HttpResponse {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mirrors Node's EventEmitter signature, which both responses have
   on(event: 'data' | 'end' | 'error' | 'close', listener: (...args: any[]) => void): unknown;
   destroy(): void;
+  /** Reads and drops the rest of the body (a refused response before a retry). */
+  resume(): void;
 }
 
 /** An HTTP/2 response: its headers, and the stream as the body. */
@@ -43,5 +45,9 @@ export class H2Response implements HttpResponse {
 
   destroy(): void {
     this.stream.destroy();
+  }
+
+  resume(): void {
+    this.stream.resume();
   }
 }

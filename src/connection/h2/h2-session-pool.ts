@@ -1,4 +1,5 @@
 import * as http2 from 'node:http2';
+import type { LookupFunction, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import type { Clock, TimerHandle } from '../../informer/clock';
 import { Emitter, type Disposable } from '../../informer/disposable';
@@ -12,6 +13,9 @@ export const SESSION_WINDOW_BYTES = 16 * 1024 * 1024;
 /** A connection without streams for this long is closed (Go closes idle connections after 90 s). */
 export const IDLE_CLOSE_MS = 30_000;
 
+/** The code of a connection attempt a request gave up on (its other waiters try again). */
+const ABANDONED = 'EABANDONED';
+
 /** What a server without h2 (or a proxy in the way) makes a pool answer: use HTTP/1.1. */
 export const FALLBACK_HTTP1 = 'http/1.1';
 
@@ -21,6 +25,13 @@ export interface H2PoolOptions {
   tls: TlsMaterial;
   clock: Clock;
   timing: HealthCheckTiming;
+  /** Resolves the origin's host name; default the system resolver. */
+  lookup?: LookupFunction;
+  /**
+   * Opens the raw connection TLS runs over (a CONNECT tunnel through a proxy); default a TCP
+   * connection to the origin. The signal fires when the pool is disposed meanwhile.
+   */
+  openSocket?: (signal: AbortSignal) => Promise<Socket>;
 }
 
 /** The protocol of the cluster was settled, or a connection was found dead: for the log and reachability. */
@@ -57,6 +68,8 @@ class PooledSession {
 export class H2SessionPool implements Disposable {
   private readonly sessions: PooledSession[] = [];
   private connecting: Promise<PooledSession | typeof FALLBACK_HTTP1> | undefined;
+  /** Aborts the connection being opened (tunnel, TLS, HTTP/2 handshake): a waiting request gave up, or dispose. */
+  private connectAttempt: AbortController | undefined;
   private fallback = false;
   private disposed = false;
   private readonly events = new Emitter<ConnectionEvent>();
@@ -83,18 +96,57 @@ export class H2SessionPool implements Disposable {
    * Opens a stream for a GET, or answers FALLBACK_HTTP1 when the server does not speak h2.
    * The stream's slot is freed when it closes.
    */
-  async request(headers: http2.OutgoingHttpHeaders): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
+  async request(headers: http2.OutgoingHttpHeaders, signal?: AbortSignal): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
     for (;;) {
       if (this.disposed) throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
       if (this.fallback) return FALLBACK_HTTP1;
       const free = this.sessions.find((s) => s.usable && s.active < s.maxStreams);
       if (free) return this.open(free, headers);
       if (!this.connecting) {
-        this.connecting = this.connect().finally(() => (this.connecting = undefined));
+        const attempt: Promise<PooledSession | typeof FALLBACK_HTTP1> = this.connect().finally(() => {
+          if (this.connecting === attempt) this.connecting = undefined;
+        });
+        this.connecting = attempt;
       }
-      const made = await this.connecting;
+      let made;
+      try {
+        made = await this.awaitConnecting(this.connecting, signal);
+      } catch (err) {
+        // Another request gave up on that attempt: this one, still wanted, tries a fresh connection.
+        if ((err as { code?: string }).code === ABANDONED && !signal?.aborted && !this.disposed) continue;
+        throw err;
+      }
       if (made === FALLBACK_HTTP1) return FALLBACK_HTTP1;
     }
+  }
+
+  /**
+   * Waits for the connection being opened. A request that gives up (its deadline, a stop) takes
+   * the attempt down with it: a handshake that has not finished by then is not trusted (a frozen
+   * middlebox), and the next request opens a fresh connection.
+   */
+  private awaitConnecting<T>(connecting: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    if (!signal) return connecting;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.connectAttempt?.abort();
+        // New requests do not wait for the abandoned attempt to finish closing.
+        this.connecting = undefined;
+        reject(Object.assign(new Error('aborted'), { code: 'ABORT_ERR' }));
+      };
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      connecting.then(
+        (v) => {
+          signal.removeEventListener('abort', onAbort);
+          resolve(v);
+        },
+        (err: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
   }
 
   /** After a wake: PING every connection with a short deadline; those that do not answer are destroyed. */
@@ -104,6 +156,7 @@ export class H2SessionPool implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    this.connectAttempt?.abort();
     this.events.dispose();
     for (const s of this.sessions.splice(0)) {
       s.health.dispose();
@@ -142,9 +195,30 @@ export class H2SessionPool implements Disposable {
   }
 
   private async connect(): Promise<PooledSession | typeof FALLBACK_HTTP1> {
+    const attempt = new AbortController();
+    this.connectAttempt = attempt;
+    try {
+      return await this.connectWith(attempt.signal);
+    } catch (err) {
+      if (attempt.signal.aborted && !this.disposed) throw Object.assign(new Error('the connection attempt was abandoned'), { code: ABANDONED });
+      throw err;
+    } finally {
+      if (this.connectAttempt === attempt) this.connectAttempt = undefined;
+    }
+  }
+
+  /** Opens one connection; `signal` destroys whatever part of it exists (the attempt is rejected). */
+  private async connectWith(signal: AbortSignal): Promise<PooledSession | typeof FALLBACK_HTTP1> {
     const url = new URL(this.o.origin);
+    const raw = this.o.openSocket ? await this.o.openSocket(signal) : undefined;
+    if (raw && (this.disposed || signal.aborted)) {
+      raw.destroy();
+      throw Object.assign(new Error(this.disposed ? 'transport disposed' : 'aborted'), { code: this.disposed ? 'EDISPOSED' : 'ABORT_ERR' });
+    }
     const socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
       const sock = tls.connect({
+        socket: raw,
+        lookup: this.o.lookup,
         host: url.hostname,
         port: Number(url.port || 443),
         servername: this.o.tls.servername ?? (isIp(url.hostname) ? undefined : url.hostname),
@@ -161,10 +235,12 @@ export class H2SessionPool implements Disposable {
         resolve(sock);
       });
       sock.once('error', reject);
+      sock.once('close', () => reject(Object.assign(new Error('the connection closed during the TLS handshake'), { code: 'ECONNRESET' })));
+      signal.addEventListener('abort', () => sock.destroy(), { once: true });
     });
-    if (this.disposed) {
+    if (this.disposed || signal.aborted) {
       socket.destroy();
-      throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
+      throw Object.assign(new Error(this.disposed ? 'transport disposed' : 'aborted'), { code: this.disposed ? 'EDISPOSED' : 'ABORT_ERR' });
     }
     if (socket.alpnProtocol !== 'h2') {
       socket.destroy();
@@ -184,6 +260,7 @@ export class H2SessionPool implements Disposable {
         resolve();
       });
       session.once('close', onClose);
+      if (signal.aborted) session.destroy();
     });
     try {
       session.setLocalWindowSize(SESSION_WINDOW_BYTES);

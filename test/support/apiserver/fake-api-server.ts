@@ -13,6 +13,7 @@
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import * as http2 from 'node:http2';
 import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -100,14 +101,14 @@ export class FakeApiServer {
     if (this.tls && (opts.http2 ?? process.env.FAKE_APISERVER_HTTP2 === '1')) {
       // Requests of HTTP/1.1 clients reach the same handler with http1 objects (allowHTTP1).
       const h2 = http2.createSecureServer(
-        { key: material.keyPem, cert: material.certPem, allowHTTP1: true, settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 100 } },
+        { key: material.keyPem, cert: material.certPem, allowHTTP1: true, requestCert: true, rejectUnauthorized: false, settings: { maxConcurrentStreams: opts.maxConcurrentStreams ?? 100 } },
         handler as unknown as (req: http2.Http2ServerRequest, res: http2.Http2ServerResponse) => void, // the handler only uses what both share
       );
       h2.on('stream', (stream) => this.countStream(stream));
       h2.on('session', (session) => session.on('ping', () => this.streamStats.pings++));
       this.server = h2;
     } else {
-      this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem }, handler) : http.createServer(handler);
+      this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     }
     this.connections.attach(this.server);
   }
@@ -132,6 +133,11 @@ export class FakeApiServer {
   /** The oldest resourceVersion a watch can still start from (history holds everything newer). */
   get oldestResourceVersion(): string {
     return String(this.store.oldestRv);
+  }
+
+  /** The bearer token the server accepts now. */
+  get acceptedToken(): string {
+    return this.token;
   }
 
   /** Changes the accepted bearer token (token rotation). */
@@ -396,6 +402,9 @@ export class FakeApiServer {
     const route = parsePath(url.pathname);
     const method = req.method ?? 'GET';
     const record: RequestRecord = { verb: verbOf(route, method, query), method, path: url.pathname, query, status: 0, at: Date.now() };
+    const clientCert = clientCertFingerprint(req);
+    if (clientCert) record.clientCert = clientCert;
+    record.protocol = req.httpVersion === '2.0' ? 'h2' : 'http/1.1';
     if (route.kind === 'resource') {
       record.resource = qualifiedName(route);
       if (route.namespace !== undefined) record.namespace = route.namespace;
@@ -632,4 +641,10 @@ function verbOf(route: Route, method: string, query: Record<string, string>): Re
 function forbiddenVerb(verb: RequestVerb, method: string): string {
   if (verb === 'list' || verb === 'watch' || verb === 'get') return verb;
   return { POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' }[method] ?? method.toLowerCase();
+}
+
+/** The SHA-256 fingerprint of the client certificate presented on the request's TLS connection, if any (F27). */
+function clientCertFingerprint(req: http.IncomingMessage): string | undefined {
+  const socket = req.socket as Partial<TLSSocket>;
+  return socket.getPeerCertificate?.()?.fingerprint256 || undefined;
 }

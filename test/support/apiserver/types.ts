@@ -157,6 +157,10 @@ export interface RequestRecord {
   at: number;
   /** The fault type applied to the request, if any. */
   faulted?: Fault['type'];
+  /** SHA-256 fingerprint of the client certificate presented on the connection, if any. */
+  clientCert?: string;
+  /** The protocol the request came over. */
+  protocol?: 'h2' | 'http/1.1';
 }
 
 /** A watch event as written on the wire. */

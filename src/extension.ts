@@ -9,6 +9,7 @@ import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
+import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
 import { onDidChangeSettings, readConnectionSettings, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -33,6 +34,8 @@ export interface KubeWatchApi {
   readonly history: ObjectHistoryRegistration;
   /** The Watch Health panel: its recorder, and whether the panel or any of its timers and listeners is open. */
   readonly health: HealthPanelRegistration;
+  /** Follow Logs: the log terminals' open streams and timers (0 once every log terminal is closed). */
+  readonly logs: PodLogsRegistration;
   readonly isPaused: () => boolean;
 }
 
@@ -48,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const tree = registerTreeView(manager, clock);
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
+  const logs = registerPodLogs(manager, clock);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);
@@ -63,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     statusBar,
     tree,
     history,
+    logs,
     registerObjectDocuments(manager, clock),
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
@@ -88,7 +93,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, isPaused: () => paused };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

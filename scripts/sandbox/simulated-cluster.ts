@@ -482,6 +482,13 @@ export class SimulatedCluster {
     this.log(`restarted container ${container} of ${namespace}/${name}`);
   }
 
+  /** Restarts every container someone follows the log of now; returns them as `namespace/pod/container`. */
+  restartFollowedContainers(): string[] {
+    const followed = this.server.podLogs.followedContainers();
+    for (const c of followed) this.restartContainer(c.namespace, c.pod, c.container);
+    return followed.map((c) => `${c.namespace}/${c.pod}/${c.container}`);
+  }
+
   /** Log streams open now (follow=true responses). */
   get openLogStreams(): number {
     return this.server.podLogs.openStreams;

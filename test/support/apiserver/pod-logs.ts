@@ -91,6 +91,14 @@ export class PodLogs {
     return this.streams.size;
   }
 
+  /** The containers that follow streams read now, each once. */
+  followedContainers(): Array<{ namespace: string; pod: string; container: string }> {
+    return [...new Set([...this.streams].map((s) => s.key))].map((key) => {
+      const [namespace, pod, container] = key.split('/');
+      return { namespace, pod, container };
+    });
+  }
+
   /** Follow streams open now. */
   get openStreams(): number {
     return this.streams.size;

@@ -13,11 +13,12 @@ import { b3 } from './cases/b3-scale';
 import { b4 } from './cases/b4-reconnect';
 import { b5 } from './cases/b5-tree-refresh';
 import { b6 } from './cases/b6-quiet-requests';
+import { b7 } from './cases/b7-connections';
 import { b8 } from './cases/b8-sync-paths';
 import { b9 } from './cases/b9-health-panel';
 import { buildChildren, Harness, ROOT, type CaseContext, type CaseResult, type Row, type Verdict } from './support/harness';
 
-const CASES: Record<string, (ctx: CaseContext) => Promise<CaseResult>> = { B1: b1, B2: b2, B3: b3, B4: b4, B6: b6, B5: b5, B8: b8, B9: b9 };
+const CASES: Record<string, (ctx: CaseContext) => Promise<CaseResult>> = { B1: b1, B2: b2, B3: b3, B4: b4, B6: b6, B5: b5, B7: b7, B8: b8, B9: b9 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[] } {
   const quick = argv.includes('--quick');

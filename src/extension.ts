@@ -4,6 +4,7 @@ import { systemClock } from './informer';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { registerConfigCommands } from './vscode/config-commands';
+import { registerDescribeDocuments, type DescribeRegistration } from './vscode/describe-documents';
 import { registerHealthPanel, type HealthPanelRegistration } from './vscode/health-panel';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
@@ -37,6 +38,8 @@ export interface KubeWatchApi {
   /** Follow Logs: the log terminals' open streams and timers (0 once every log terminal is closed). */
   readonly logs: PodLogsRegistration;
   readonly isPaused: () => boolean;
+  /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
+  readonly describe: DescribeRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -49,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const log = registerLogChannel(manager);
   const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
+  const describe = registerDescribeDocuments(manager, clock);
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
   const logs = registerPodLogs(manager, clock);
@@ -69,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     history,
     logs,
     registerObjectDocuments(manager, clock),
+    describe,
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
@@ -93,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

@@ -1,13 +1,15 @@
 /**
  * B8: initial sync of 100,000 Pods by one streaming list (WatchList) and by paginated LIST,
  * each path and the reference in its own child process. Figures: time to synced, peak RSS, and
- * the heap retained after sync (the peak RSS target is relative to it).
+ * the heap retained after sync (the peak RSS target is relative to it). A fourth process, the
+ * floor, reads the same streaming list with a bare loop (JSON.parse per line, objects kept):
+ * what V8 itself needs for these objects, with no informer around them.
  */
 import type { SyncPath, SyncResult, SyncTask } from '../support/client-main';
 import { median, type CaseContext, type CaseResult, type Row, type Verdict } from '../support/harness';
 import { podsResource } from '../support/resources';
 
-type Runner = 'ours-list' | 'ours-watchlist' | 'reference';
+type Runner = 'ours-list' | 'ours-watchlist' | 'reference' | 'floor';
 
 export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
   const count = quick ? 10_000 : 100_000;
@@ -15,15 +17,15 @@ export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
   const runs = quick ? 1 : 3;
   h.progress.step(`B8 rendering ${count} Pods`);
   const setup = await h.setup({ collections: [{ spec: podsResource.spec, data: { gen: 'pods', count, namespaces } }], watchMode: { mode: 'hold' }, watchList: true });
-  const runners: Runner[] = ['ours-watchlist', 'ours-list', 'reference'];
-  const results: Record<Runner, SyncResult[]> = { 'ours-list': [], 'ours-watchlist': [], reference: [] };
+  const runners: Runner[] = ['ours-watchlist', 'ours-list', 'reference', 'floor'];
+  const results: Record<Runner, SyncResult[]> = { 'ours-list': [], 'ours-watchlist': [], reference: [], floor: [] };
   const failures: string[] = [];
   for (let r = 0; r < runs; r++) {
     for (let k = 0; k < runners.length; k++) {
       const runner = runners[(k + r) % runners.length];
       h.progress.step(`B8 run ${r + 1}/${runs}: ${runner}`);
-      const path: SyncPath = runner === 'ours-watchlist' ? 'watchlist' : 'list';
-      const task: SyncTask = { kind: runner === 'reference' ? 'reference' : 'ours', conn: h.conn(`b8-${runner}`), spec: podsResource.spec, expect: count, path };
+      const path: SyncPath = runner === 'ours-watchlist' || runner === 'floor' ? 'watchlist' : 'list';
+      const task: SyncTask = { kind: runner === 'reference' ? 'reference' : runner === 'floor' ? 'limit' : 'ours', conn: h.conn(`b8-${runner}`), spec: podsResource.spec, expect: count, path };
       try {
         results[runner].push(await h.once<SyncResult>('sync', task));
       } catch (err) {
@@ -68,8 +70,34 @@ export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
     verdicts,
     notes: [
       `B8: ${count} Pods in ${namespaces} namespaces, ${Math.round(setup.itemBytes)} bytes of JSON each; the limit column of the RSS rows is the heap retained after sync`,
-      `B8 RSS before the sync (code and runtime loaded): ${(['ours-watchlist', 'ours-list', 'reference'] as const).map((k) => `${k} ${((m(k, (r) => r.rssBefore) ?? 0) / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
+      `B8 RSS before the sync (code and runtime loaded): ${(['ours-watchlist', 'ours-list', 'reference', 'floor'] as const).map((k) => `${k} ${((m(k, (r) => r.rssBefore) ?? 0) / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
+      `B8 floor (one streaming list read by a bare loop: JSON.parse per line, objects kept in a Map, no informer): peak RSS ${mib(m('floor', rss))} MiB = ${ratioOf(m('floor', rss), m('floor', heap))}x its retained heap of ${mib(m('floor', heap))} MiB; peak RSS above start ${ratioOf(m('floor', growth), m('floor', heap))}x`,
+      ...(['ours-watchlist', 'ours-list', 'reference', 'floor'] as const).map((k) => `B8 ${k} at its sampled peak RSS (every 10 ms; maxRSS may be higher): ${atPeak(results[k])}`),
       ...failures,
     ],
   };
+}
+
+/**
+ * Where the peak RSS goes (median over runs, MiB): what the heap holds, the heap's capacity
+ * beyond it (mostly V8's young generation, empty right after a scavenge) and memory outside
+ * the heap (code, runtime, native buffers).
+ */
+function mib(v: number | null): string {
+  return v === null ? '-' : (v / 2 ** 20).toFixed(0);
+}
+
+function ratioOf(a: number | null, b: number | null): string {
+  return a === null || b === null || b === 0 ? '-' : (a / b).toFixed(2);
+}
+
+function atPeak(rs: SyncResult[]): string {
+  const ok = rs.filter((r) => r.atPeak && r.spacesAtPeak);
+  if (!ok.length) return '-';
+  const mib = (f: (r: SyncResult) => number) => `${(median(ok.map(f)) / 2 ** 20).toFixed(0)}`;
+  return (
+    `RSS ${mib((r) => r.atPeak!.rss)} = heap used ${mib((r) => r.atPeak!.heapUsed)}` +
+    ` + heap capacity unused ${mib((r) => r.atPeak!.heapTotal - r.atPeak!.heapUsed)} (of which V8 new space capacity ${mib((r) => r.spacesAtPeak!.new_space?.[0] ?? 0)})` +
+    ` + outside the heap ${mib((r) => r.atPeak!.rss - r.atPeak!.heapTotal)} (external buffers ${mib((r) => r.atPeak!.external)}); MiB`
+  );
 }

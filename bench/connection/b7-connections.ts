@@ -1,91 +1,73 @@
 /**
  * B7: 250 informers on one cluster (50 namespaces x 5 types) against the local API server
- * speaking HTTP/2 with 100 streams per connection. Prints the TCP connections the server holds
- * and the heap growth (after gc) once every informer has synced, for ours or for
- * @kubernetes/client-node's informer (one client per process, so heaps do not mix):
- *   node --expose-gc --import tsx bench/connection/b7-connections.ts ours
- *   node --expose-gc --import tsx bench/connection/b7-connections.ts reference
+ * speaking HTTP/2 with 100 streams per connection (HTTP/1.1 still allowed, for clients without
+ * HTTP/2). The server runs here; each client (ours, or @kubernetes/client-node's informer) in a
+ * process of its own (`b7-client.ts`), so its heap figure holds the client alone. Counted once
+ * every watch is open: the TCP connections the server holds and the client's heap growth after
+ * gc. `npm run bench -- --only B7` runs it as a case; standalone:
+ *   node --import tsx bench/connection/b7-connections.ts ours|reference
  * Target: ceil(250/100) = 3 connections; heap at most the reference's.
  */
-import { AppsV1Api, CoreV1Api, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
-import { Informer } from '../../src/informer/informer';
-import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
-import type { ResourceType } from '../../src/informer/resource-type';
+import { fork } from 'node:child_process';
+import { join } from 'node:path';
 import { FakeApiServer } from '../../test/support/apiserver';
+import { B7_NAMESPACES, B7_PER_TYPE_AND_NAMESPACE, B7_TYPES, type B7ClientReport, type B7Result } from './b7-shape';
 
-const NAMESPACES = 50;
-const PER_TYPE_AND_NAMESPACE = 4;
-const which = process.argv[2] === 'reference' ? 'reference' : 'ours';
-
-const types: ResourceType[] = [
-  { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true },
-  { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true },
-  { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true },
-  { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true },
-  { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true },
-];
-
-const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const heap = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
-
-async function main(): Promise<void> {
-  const server = await FakeApiServer.start({ http2: true });
-  for (let n = 0; n < NAMESPACES; n++)
-    for (const t of types)
-      for (let i = 0; i < PER_TYPE_AND_NAMESPACE; i++) server.create(t.group ? `${t.resource}.${t.group}` : t.resource, { metadata: { name: `${t.resource}-${i}`, namespace: `ns-${n}` } });
-  const kc = new KubeConfig();
-  kc.loadFromString(server.kubeconfig());
-  const before = heap();
-  const started = performance.now();
-  const stops: (() => Promise<unknown> | void)[] = [];
-  if (which === 'ours') {
-    const transport = new KubeConfigTransport(kc);
-    const informers: Informer[] = [];
-    for (let n = 0; n < NAMESPACES; n++) for (const type of types) informers.push(new Informer({ transport, type, namespace: `ns-${n}` }));
-    for (const i of informers) i.start();
-    await Promise.all(informers.map((i) => i.waitForSync(120_000)));
-    await until(() => server.openWatches() === informers.length);
-    stops.push(async () => {
-      await Promise.all(informers.map((i) => i.stop()));
-      transport.dispose();
+/** Runs one side against a fresh server and returns its figures. */
+export async function runB7(which: 'ours' | 'reference'): Promise<B7Result> {
+  const server = await FakeApiServer.start({ http2: true, maxConcurrentStreams: 100 });
+  try {
+    for (let n = 0; n < B7_NAMESPACES; n++)
+      for (const t of B7_TYPES)
+        for (let i = 0; i < B7_PER_TYPE_AND_NAMESPACE; i++)
+          server.create(t.group ? `${t.resource}.${t.group}` : t.resource, { metadata: { name: `${t.resource}-${i}`, namespace: `ns-${n}` } });
+    const child = fork(join(__dirname, 'b7-client.ts'), [which], {
+      execArgv: ['--expose-gc', '--import', 'tsx'],
+      env: { ...process.env, KUBE_WATCH_B7_KUBECONFIG: server.kubeconfig() },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-  } else {
-    const core = kc.makeApiClient(CoreV1Api);
-    const apps = kc.makeApiClient(AppsV1Api);
-    const lists: Record<string, (namespace: string) => () => Promise<{ items: KubernetesObject[] }>> = {
-      configmaps: (namespace) => () => core.listNamespacedConfigMap({ namespace }),
-      pods: (namespace) => () => core.listNamespacedPod({ namespace }),
-      secrets: (namespace) => () => core.listNamespacedSecret({ namespace }),
-      services: (namespace) => () => core.listNamespacedService({ namespace }),
-      deployments: (namespace) => () => apps.listNamespacedDeployment({ namespace }),
-    };
-    const informers: ReturnType<typeof makeInformer>[] = [];
-    for (let n = 0; n < NAMESPACES; n++)
-      for (const t of types) {
-        const path = `${t.group ? `/apis/${t.group}/${t.version}` : '/api/v1'}/namespaces/ns-${n}/${t.resource}`;
-        informers.push(makeInformer(kc, path, lists[t.resource](`ns-${n}`)));
-      }
-    await Promise.all(informers.map((i) => i.start()));
-    await until(() => server.openWatches() === informers.length);
-    stops.push(() => Promise.all(informers.map((i) => i.stop())));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const next = () =>
+      new Promise<unknown>((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`B7 ${which} client exited with ${code}`));
+        child.once('exit', onExit);
+        child.once('message', (m) => {
+          child.off('exit', onExit);
+          resolve(m);
+        });
+      });
+    try {
+      await next(); // 'synced'
+      const informers = B7_NAMESPACES * B7_TYPES.length;
+      for (let i = 0; i < 2400 && server.openWatches() < informers; i++) await new Promise((r) => setTimeout(r, 50));
+      const watches = server.openWatches();
+      const connections = server.openSockets();
+      child.send('measure');
+      const report = (await next()) as B7ClientReport;
+      child.send('stop');
+      await exited;
+      return { ...report, connections, watches };
+    } finally {
+      if (child.exitCode === null) child.kill();
+    }
+  } finally {
+    await server.close();
   }
-  const syncedMs = performance.now() - started;
-  const grown = heap() - before;
-  console.log(
-    `B7 ${which}: ${NAMESPACES * types.length} informers synced and watching in ${Math.round(syncedMs)} ms; ` +
-      `TCP connections to the server: ${server.openSockets()}; HTTP/2 streams open: ${server.streamStats.open}; heap growth after gc: ${(grown / 2 ** 20).toFixed(1)} MiB`,
+}
+
+if (require.main === module) {
+  const which = process.argv[2] === 'reference' ? 'reference' : 'ours';
+  runB7(which).then(
+    (r) => {
+      console.log(
+        `B7 ${which}: ${r.informers} informers synced in ${Math.round(r.syncedMs)} ms; watches open: ${r.watches}; ` +
+          `TCP connections to the server: ${r.connections}; heap growth after gc: ${(r.heapGrowth / 2 ** 20).toFixed(1)} MiB`,
+      );
+      process.exit(0);
+    },
+    (err: unknown) => {
+      console.error(`B7 failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
   );
-  for (const s of stops) await s();
-  await server.close();
-  process.exit(0);
 }
-
-async function until(predicate: () => boolean): Promise<void> {
-  for (let i = 0; i < 1200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 50));
-}
-
-void main();

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { Informer, KubeConfigTransport, acceleratedClock, systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
@@ -48,6 +49,10 @@ export interface SyncResult {
   maxRss: number;
   /** Resident set size just before the sync started (the process with its code loaded), bytes. */
   rssBefore: number;
+  /** process.memoryUsage() sampled every 10 ms during the sync: the sample of highest RSS. */
+  atPeak?: NodeJS.MemoryUsage;
+  /** V8's heap spaces (name: size/used, bytes) at that sample. */
+  spacesAtPeak?: Record<string, [number, number]>;
 }
 
 export interface StreamTask {
@@ -149,6 +154,33 @@ async function sync(t: SyncTask): Promise<SyncResult> {
         informer.on('error', (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))));
         void informer.start();
       });
+  } else if (t.path === 'watchlist') {
+    // The floor of a streaming sync in JavaScript: one streaming list, each line JSON.parsed
+    // (managedFields dropped) and kept, nothing else: no informer, no store, no events.
+    const agent = new https.Agent({ keepAlive: true, ca: t.conn.caPem });
+    start = async () => {
+      const q = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
+      const res = await bareGet(t.conn, agent, `${collectionPath(t.spec, t.namespace)}?${q}`);
+      const objects = new Map<string, unknown>();
+      let pending = '';
+      for await (const c of res) {
+        const lines = (pending + (c as Buffer).toString('utf8')).split('\n');
+        pending = lines.pop() ?? '';
+        for (const line of lines) {
+          if (!line) continue;
+          const ev = JSON.parse(line) as { type: string; object: { metadata: { uid?: string; managedFields?: unknown; annotations?: Record<string, string> } } };
+          if (ev.type === 'BOOKMARK') {
+            if (ev.object.metadata.annotations?.['k8s.io/initial-events-end'] !== 'true') continue;
+            res.destroy();
+            keep.push(objects);
+            return objects.size;
+          }
+          ev.object.metadata.managedFields = undefined;
+          objects.set(ev.object.metadata.uid ?? '', ev.object);
+        }
+      }
+      throw new Error('the streaming list ended before its bookmark');
+    };
   } else {
     const agent = new https.Agent({ keepAlive: true, ca: t.conn.caPem });
     start = async () => {
@@ -162,14 +194,23 @@ async function sync(t: SyncTask): Promise<SyncResult> {
   }
   const base = await settleHeap();
   const rssBefore = process.memoryUsage().rss;
+  let atPeak = process.memoryUsage();
+  let spacesAtPeak: Record<string, [number, number]> = {};
+  const sampler = setInterval(() => {
+    const u = process.memoryUsage();
+    if (u.rss > atPeak.rss) {
+      atPeak = u;
+      spacesAtPeak = Object.fromEntries(getHeapSpaceStatistics().filter((sp) => sp.space_size > 0).map((sp) => [sp.space_name, [sp.space_size, sp.space_used_size]]));
+    }
+  }, 10);
   const t0 = performance.now();
-  const objects = await start();
+  const objects = await start().finally(() => clearInterval(sampler));
   const ms = performance.now() - t0;
   // Let the watch that follows the list open, then measure what stays.
   await new Promise((r) => setTimeout(r, 100));
   const retainedBytes = (await settleHeap()) - base;
   if (objects !== t.expect) throw new Error(`${t.kind} synced ${objects} objects, expected ${t.expect}`);
-  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024, rssBefore };
+  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024, rssBefore, atPeak, spacesAtPeak };
 }
 
 async function stream(t: StreamTask): Promise<StreamResult> {

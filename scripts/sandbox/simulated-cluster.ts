@@ -69,6 +69,15 @@ export const WIDGET_CRD = {
   },
 };
 
+/** The server resource and apiVersion of the kinds the sandbox records Events about. */
+const INVOLVED_RESOURCES: Record<string, { resource: string; apiVersion: string }> = {
+  Pod: { resource: 'pods', apiVersion: 'v1' },
+  Deployment: { resource: 'deployments.apps', apiVersion: 'apps/v1' },
+  ReplicaSet: { resource: 'replicasets.apps', apiVersion: 'apps/v1' },
+  Service: { resource: 'services', apiVersion: 'v1' },
+  ConfigMap: { resource: 'configmaps', apiVersion: 'v1' },
+};
+
 export const CONTEXT = 'simulated';
 
 /** The user the kubeconfig names, as a 403 quotes it. */
@@ -302,9 +311,12 @@ export class SimulatedCluster {
     const count = opts.count ?? 1;
     const last = Date.now() - (opts.lastSeenAgoMs ?? 0);
     const stamp = (t: number) => new Date(t).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    // The uid and apiVersion of the object as it is now, as the real event recorders set them (describe finds events by uid).
+    const served = INVOLVED_RESOURCES[objectKind];
+    const involved = served ? this.server.get(served.resource, namespace, objectName) : undefined;
     return this.server.create('events', {
       metadata: { namespace, generateName: `${objectName}.` },
-      involvedObject: { kind: objectKind, namespace, name: objectName },
+      involvedObject: { kind: objectKind, namespace, name: objectName, ...(served ? { apiVersion: served.apiVersion } : {}), ...(involved ? { uid: involved.metadata.uid } : {}) },
       reason,
       message,
       type,

@@ -1,4 +1,5 @@
 /** The watch manager's public surface: configuration in, informers and their states out. No `vscode` import. */
+export * from './ad-hoc-watch';
 export * from './kubeconfig-file-watcher';
 export * from './transport-factory';
 export * from './watch-config';

@@ -18,6 +18,7 @@ import {
   type KubeTransport,
   type TimedLifecycleEvent,
 } from '../informer';
+import { AdHocWatch, type AdHocWatchRequest } from './ad-hoc-watch';
 import type { ContextSession } from './context-session';
 import { DefinitionWatch, definitionName, mayBeCustomResource } from './definition-watch';
 import { KubeconfigFileWatcher } from './kubeconfig-file-watcher';
@@ -91,6 +92,8 @@ export class WatchManager implements Disposable {
   private fileWatcher: KubeconfigFileWatcher | undefined;
   private watchedFiles = '';
   private watchingFiles = false;
+  /** Informers outside the configuration (descriptions), with the session they run on. */
+  private readonly adHoc = new Map<AdHocWatch, { session: ContextSession; resolving: AbortController }>();
 
   constructor(
     config: WatchConfig,
@@ -167,6 +170,75 @@ export class WatchManager implements Disposable {
     return this.findRecord(id)?.slot.session.transport;
   }
 
+  /**
+   * The configured context spec ("" = the current-context) of an entry; undefined for an
+   * unknown id. With `watchAdHoc`, lets a consumer watch more on an entry's context.
+   */
+  contextSpecOf(id: string): string | undefined {
+    return this.findRecord(id)?.slot.spec;
+  }
+
+  /**
+   * Starts an informer outside the configuration on the connection of a configured context: a
+   * single object (`fieldSelector=metadata.name=…`) of a type nobody watches, or the Events of
+   * one object (`involvedObject.uid=…`). It shares the context's transport and backoff, is
+   * restarted with the others, and ends (`ended` set, 'ended' fired) when the manager stops or
+   * the context is replaced; the consumer disposes it when done. Never throws: when watching is
+   * stopped or the context is unusable, the watch comes back already ended.
+   */
+  watchAdHoc(request: AdHocWatchRequest): AdHocWatch {
+    const watch = new AdHocWatch(request, this.clock.now());
+    const session = this.sessions.get(request.spec);
+    const transport = session?.transport;
+    if (!this.running || !session || !transport) {
+      watch.detach(this.running ? (session?.problem?.message ?? 'the context is not configured') : 'watching is stopped');
+      return watch;
+    }
+    const resolving = new AbortController();
+    this.adHoc.set(watch, { session, resolving });
+    watch.onDispose = () => this.stopAdHoc(watch, 'closed');
+    const maxMs = this.config.maxBackoffMs ?? this.options.informerOptions?.backoff?.maxMs;
+    const typed =
+      typeof request.type === 'string'
+        ? resolveWithRetry(transport, request.type, {
+            clock: this.clock,
+            signal: resolving.signal,
+            backoff: { ...this.options.informerOptions?.backoff, ...(maxMs ? { maxMs } : {}) },
+            attemptTimeoutMs: this.options.informerOptions?.requestTimeoutMs,
+            onWaiting: (wait) => watch.waiting(wait.reason),
+          })
+        : Promise.resolve(request.type);
+    typed.then(
+      (type) => {
+        if (resolving.signal.aborted || !this.adHoc.has(watch) || !this.running) return;
+        watch.type = type;
+        watch.problem = undefined;
+        const extra = this.options.informerOptions ?? {};
+        const informer = new Informer({
+          ...extra,
+          transport,
+          type,
+          namespace: request.namespace || undefined,
+          fieldSelector: request.fieldSelector,
+          streamingList: this.config.streamingList ?? extra.streamingList,
+          streamingListMemory: session.streamingListMemory,
+          backoff: maxMs ? { ...extra.backoff, maxMs } : extra.backoff,
+          clock: this.clock,
+          name: `${labelOf(session.contextName || session.spec, resourceTypeName(type), request.namespace ?? '')} for ${request.purpose}`,
+        });
+        watch.attach(informer);
+        informer.start();
+      },
+      () => undefined, // aborted: the watch was disposed or ended
+    );
+    return watch;
+  }
+
+  /** How many ad-hoc watches are open (asked for and not yet disposed or ended). */
+  get adHocWatchCount(): number {
+    return this.adHoc.size;
+  }
+
   // ---- operations ----
 
   /** Reads the kubeconfig and starts resolving and watching. Starting twice does nothing. */
@@ -185,6 +257,7 @@ export class WatchManager implements Disposable {
       this.unwatchFiles();
       this.watchingFiles = false;
       await Promise.all([...this.slots.values()].map((slot) => this.removeSlot(slot, 'stopped')));
+      await this.endAdHoc(() => true, 'watching stopped');
       await this.stopDefinitions(() => true);
       for (const session of this.sessions.values()) session.transport?.dispose();
       this.sessions.clear();
@@ -255,6 +328,7 @@ export class WatchManager implements Disposable {
         if (!slot.session.problem && !slot.type) this.startResolution(slot);
         for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
       }
+      for (const watch of this.adHoc.keys()) if (watch.informer) restarts.push(watch.informer.restart(reason));
       await Promise.all(restarts);
       this.publish();
     });
@@ -302,6 +376,7 @@ export class WatchManager implements Disposable {
     await Promise.all(retiring);
     for (const [spec, session] of [...this.sessions]) {
       if (specs.includes(spec)) continue;
+      await this.endAdHoc((s) => s === session, 'context no longer configured');
       await this.stopDefinitions((s) => s === session);
       session.transport?.dispose();
       this.sessions.delete(spec);
@@ -404,6 +479,7 @@ export class WatchManager implements Disposable {
       slot.resolving = undefined;
     }
     await Promise.all(slots.flatMap((slot) => [...slot.entries.values()].map((rec) => this.discardInformer(rec, reason))));
+    await this.endAdHoc((s) => s === session, reason);
     await this.stopDefinitions((s) => s === session);
     session.transport?.dispose();
   }
@@ -416,9 +492,24 @@ export class WatchManager implements Disposable {
       if (!slot.type) this.startResolution(slot);
       for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
     }
+    for (const [watch, owner] of this.adHoc) if (owner.session === session && watch.informer) restarts.push(watch.informer.restart(reason));
     const definitions = this.definitions.get(session);
     if (definitions) restarts.push(definitions.restart(reason));
     await Promise.all(restarts);
+  }
+
+  // ---- ad-hoc watches ----
+
+  /** Ends the ad-hoc watches on the sessions `which` picks: stopped, forgotten, their consumers told. */
+  private async endAdHoc(which: (session: ContextSession) => boolean, why: string): Promise<void> {
+    await Promise.all([...this.adHoc].filter(([, owner]) => which(owner.session)).map(([watch]) => this.stopAdHoc(watch, why)));
+  }
+
+  private async stopAdHoc(watch: AdHocWatch, why: string): Promise<void> {
+    const owner = this.adHoc.get(watch);
+    this.adHoc.delete(watch);
+    owner?.resolving.abort();
+    await watch.detach(why)?.stop();
   }
 
   // ---- custom resource definitions ----

@@ -7,8 +7,9 @@ import { OutputPanel } from './output-panel';
 import { QuickPick } from './quick-pick';
 import { SidebarTree } from './sidebar-tree';
 import { StatusBar } from './status-bar';
+import { TextEditor } from './text-editor';
 
-export { ActivityBar, Dialog, HealthPanel, OutputPanel, QuickPick, SidebarTree, StatusBar };
+export { ActivityBar, Dialog, HealthPanel, OutputPanel, QuickPick, SidebarTree, StatusBar, TextEditor };
 export type { BandSpan, HealthView, WatchBand } from './health-panel';
 export type { TreeRow } from './sidebar-tree';
 export type { StatusItem } from './status-bar';
@@ -38,6 +39,7 @@ export class WorkbenchUi {
   readonly output: OutputPanel;
   readonly dialog: Dialog;
   readonly health: HealthPanel;
+  readonly editor: TextEditor;
 
   constructor(readonly page: Page) {
     this.activityBar = new ActivityBar(page);
@@ -47,6 +49,7 @@ export class WorkbenchUi {
     this.output = new OutputPanel(page, this.quickPick);
     this.dialog = new Dialog(page);
     this.health = new HealthPanel(page);
+    this.editor = new TextEditor(page);
   }
 
   /** Closes what a scenario may have left open: a dialog, a picker, a maximized panel. */

@@ -33,7 +33,27 @@ export const PREDEFINED: ResourceDefinition[] = [
   { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, selectableFields: ['type'] },
   { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], selectableFields: ['status.phase'] },
   { group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'] },
-  { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] },
+  {
+    group: '',
+    version: 'v1',
+    resource: 'events',
+    kind: 'Event',
+    namespaced: true,
+    shortNames: ['ev'],
+    // The field labels core/v1 Events accept (pkg/registry/core/event/strategy.go ToSelectableFields).
+    selectableFields: [
+      'involvedObject.kind',
+      'involvedObject.namespace',
+      'involvedObject.name',
+      'involvedObject.uid',
+      'involvedObject.apiVersion',
+      'involvedObject.resourceVersion',
+      'involvedObject.fieldPath',
+      'reason',
+      'reportingComponent',
+      'type',
+    ],
+  },
   { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
 ];
 

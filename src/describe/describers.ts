@@ -1,0 +1,35 @@
+import type { KubeObject } from '../informer';
+import type { DescribeWriter } from './describe-writer';
+import { describeConfigMap } from './configmap-describer';
+import { describeCronJob } from './cronjob-describer';
+import { describeDaemonSet } from './daemonset-describer';
+import { describeDeployment } from './deployment-describer';
+import { describeIngress } from './ingress-describer';
+import { describeJob } from './job-describer';
+import { describeNode } from './node-describer';
+import { describePod } from './pod-describer';
+import { describePersistentVolumeClaim } from './pvc-describer';
+import { describeReplicaSet } from './replicaset-describer';
+import { describeSecret } from './secret-describer';
+import { describeService } from './service-describer';
+import { describeStatefulSet } from './statefulset-describer';
+
+/** A describer of one kind: the description's lines before Events. */
+export type Describer = (obj: KubeObject, now: number) => DescribeWriter;
+
+/** The dedicated describers, by kind; every other kind gets the generic one. */
+export const DESCRIBERS: ReadonlyMap<string, Describer> = new Map<string, Describer>([
+  ['Pod', describePod],
+  ['Deployment', describeDeployment],
+  ['ReplicaSet', describeReplicaSet],
+  ['StatefulSet', describeStatefulSet],
+  ['DaemonSet', describeDaemonSet],
+  ['Job', describeJob],
+  ['CronJob', describeCronJob],
+  ['Service', describeService],
+  ['Node', describeNode],
+  ['PersistentVolumeClaim', describePersistentVolumeClaim],
+  ['ConfigMap', describeConfigMap],
+  ['Secret', describeSecret],
+  ['Ingress', describeIngress],
+]);

@@ -1,0 +1,7 @@
+/** kubectl describe for the editor: pure functions from objects and events to text and links. No `vscode` import. */
+export * from './describe-object';
+export * from './describe-writer';
+export * from './events-section';
+export * from './stale-banner';
+export * from './live-description';
+export * from './describers';

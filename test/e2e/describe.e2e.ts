@@ -1,0 +1,102 @@
+/**
+ * Describe, live, in the browser: the packaged .vsix in code-server on the simulated cluster.
+ * X03 describes a Pod from the tree's context menu, reads its Events at the end of the document,
+ * then records a new Event on the server and waits for the open document to show it. X04
+ * Ctrl+clicks the "Controlled By" link and reads the ReplicaSet's description in the new editor
+ * (ReplicaSets are not watched: the description runs a single-object watch of its own).
+ * Screenshots in test-results/e2e/ (x03-describe-pod.png, x04-describe-owner.png).
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { WorkbenchUi } from './pages';
+import { poll } from './support/poll';
+import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
+import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+
+const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
+const POD = 'web-7d9f8b6c4-2xkqp';
+const OWNER = 'web-7d9f8b6c4';
+
+describe('Describe in the browser (packaged .vsix in code-server, Chromium)', function () {
+  this.timeout(300_000);
+  let cluster: SimulatedCluster;
+  let bench: Workbench;
+  let ui: WorkbenchUi;
+
+  const shoot = (name: string) => bench.screenshot(path.join(RESULTS, `${name}.png`));
+  const field = (lines: string[], name: string) => lines.find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim();
+
+  before(async function () {
+    this.timeout(600_000);
+    fs.mkdirSync(RESULTS, { recursive: true });
+    cluster = await SimulatedCluster.start({ log: (m) => process.env.E2E_VERBOSE === '1' && process.stderr.write(`[cluster] ${m}\n`) });
+    bench = await Workbench.start({ vsix: defaultVsixPath(), env: { KUBECONFIG: cluster.kubeconfigPath } });
+    ui = new WorkbenchUi(bench.page);
+    await ui.openKubeWatch();
+    const n = DEFAULT_WATCHED.length;
+    await ui.statusBar.waitForKubeWatch(`${n}/${n}`, (s) => s.text === `${n}/${n}` && !s.spinning, { timeoutMs: 120_000 });
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed' && bench) {
+      await shoot(`x-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
+      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
+    }
+  });
+
+  after(async function () {
+    this.timeout(120_000);
+    await bench?.stop();
+    await cluster?.stop();
+  });
+
+  it('X03 Describe of a pod shows its events and follows a new event', async () => {
+    await ui.tree.expand(['pods']);
+    await ui.tree.expand(['pods', 'shop']);
+    const row = await ui.tree.waitForRow(['pods', 'shop', POD]);
+    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
+    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    // The menu acts on mouse up over a hovered item; Enter on the focused one if the click was too early.
+    await item.hover();
+    await item.click();
+    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+    if (!closed) await bench.page.keyboard.press('Enter');
+    await poll('the description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`Pod ${POD}`), { timeoutMs: 60_000 });
+
+    const top = await ui.editor.waitForLines('the head of the description', 'start', (l) => field(l, 'Name') === POD, { timeoutMs: 60_000 });
+    assert.equal(field(top, 'Namespace'), 'shop');
+    assert.equal(field(top, 'Status'), 'Running');
+    assert.equal(field(top, 'Controlled By'), `ReplicaSet/${OWNER}`);
+
+    // The sandbox recorded Scheduled and Started for this Pod; kubectl's table, newest last.
+    const events = await ui.editor.waitForLines('its events', 'end', (l) => l.some((x) => /^\s+Normal\s+Started\s/.test(x)), { timeoutMs: 60_000 });
+    const header = events.findIndex((l) => /^\s+Type\s+Reason\s+Age\s+From\s+Message$/.test(l));
+    assert.ok(header >= 0, `the Events table header in\n${events.join('\n')}`);
+    const rows = events.slice(header + 2).filter((l) => l.trim());
+    assert.deepEqual(rows.map((l) => l.trim().split(/\s+/)[1]), ['Scheduled', 'Started']);
+
+    // A new Event on the server: the open document follows.
+    cluster.createEvent('shop', POD, 'Pod', 'Killing', 'Stopping container web (the browser test X03)', 'Normal');
+    const followed = await ui.editor.waitForLines('the new event at the end', 'end', (l) => l.some((x) => x.includes('Stopping container web (the browser test X03)')), { timeoutMs: 60_000 });
+    const newRows = followed.slice(followed.findIndex((l) => /^\s+Type\s+Reason/.test(l)) + 2).filter((l) => l.trim());
+    assert.deepEqual(newRows.map((l) => l.trim().split(/\s+/)[1]), ['Scheduled', 'Started', 'Killing'], 'newest last');
+    assert.match(newRows[2], /^\s+Normal\s+Killing\s+\d+s\s+kubelet\s+Stopping container web/);
+    await shoot('x03-describe-pod');
+  });
+
+  it("X04 the owner link opens the ReplicaSet's description", async () => {
+    await ui.editor.waitForLines('the owner link in view', 'start', (l) => field(l, 'Controlled By') === `ReplicaSet/${OWNER}`, { timeoutMs: 30_000 });
+    const link = ui.editor.link(`ReplicaSet/${OWNER}`);
+    await link.waitFor({ state: 'visible', timeout: 30_000 });
+    await link.click({ modifiers: ['Control'] });
+    await poll('the ReplicaSet description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`ReplicaSet ${OWNER}`), { timeoutMs: 60_000 });
+    const lines = await ui.editor.waitForLines("the ReplicaSet's description", 'start', (l) => field(l, 'Name') === OWNER, { timeoutMs: 90_000 });
+    assert.equal(field(lines, 'Namespace'), 'shop');
+    assert.equal(field(lines, 'Controlled By'), 'Deployment/web', 'the owner chain goes on: the ReplicaSet links its Deployment');
+    assert.match(field(lines, 'Replicas') ?? '', /^\d+ current \/ 2 desired$/);
+    await ui.editor.link('Deployment/web').waitFor({ state: 'visible', timeout: 30_000 });
+    await shoot('x04-describe-owner');
+  });
+});

@@ -10,6 +10,7 @@ import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
+import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -34,6 +35,8 @@ export interface KubeWatchApi {
   readonly history: ObjectHistoryRegistration;
   /** The Watch Health panel: its recorder, and whether the panel or any of its timers and listeners is open. */
   readonly health: HealthPanelRegistration;
+  /** Follow Logs: the log terminals' open streams and timers (0 once every log terminal is closed). */
+  readonly logs: PodLogsRegistration;
   readonly isPaused: () => boolean;
   /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
   readonly describe: DescribeRegistration;
@@ -52,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const describe = registerDescribeDocuments(manager, clock);
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
+  const logs = registerPodLogs(manager, clock);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);
@@ -67,6 +71,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     statusBar,
     tree,
     history,
+    logs,
     registerObjectDocuments(manager, clock),
     describe,
     registerWatchCommands(manager, log, clock),
@@ -93,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, isPaused: () => paused, describe };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

@@ -13,7 +13,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatedCluster } from './simulated-cluster';
 
 export const FAULT_NAMES = ['drop', 'expire', 'recreate', 'outage', 'forbid'] as const;
-export type FaultName = (typeof FAULT_NAMES)[number];
+/** Faults of the pod log streams (Follow Logs): run only when typed, never on the timer. */
+export const LOG_FAULT_NAMES = ['logs-drop', 'logs-silence', 'logs-restart'] as const;
+export type FaultName = (typeof FAULT_NAMES)[number] | (typeof LOG_FAULT_NAMES)[number];
 
 export interface FaultTimelineOptions {
   /** Wait after the first watch before the first fault; default 40 s. */
@@ -41,6 +43,7 @@ interface Fault {
 export class FaultTimeline {
   private readonly o: Required<Omit<FaultTimelineOptions, 'announce'>> & Pick<FaultTimelineOptions, 'announce'>;
   private readonly faults: Fault[];
+  private readonly logFaults: Fault[];
   private readonly abort = new AbortController();
   private running: FaultName | undefined;
   private cursor = 0;
@@ -68,6 +71,11 @@ export class FaultTimeline {
       { name: 'outage', title: 'outage', run: () => this.outage() },
       { name: 'forbid', title: 'forbidden resource type', run: () => this.forbid() },
     ];
+    this.logFaults = [
+      { name: 'logs-drop', title: 'dropped log connection', run: async () => this.logFault('drop') },
+      { name: 'logs-silence', title: 'silent log connection', run: async () => this.logFault('silence') },
+      { name: 'logs-restart', title: 'container restart', run: async () => this.logFault('restart') },
+    ];
   }
 
   /** Waits for the first watch, then runs the faults on the timer (when scheduled). Returns at once. */
@@ -79,9 +87,18 @@ export class FaultTimeline {
 
   /** Runs the named fault now, unless another is running. */
   async trigger(name: string): Promise<void> {
+    const logFault = this.logFaults.find((f) => f.name === name);
+    if (logFault) {
+      if (this.cluster.openLogStreams === 0) {
+        this.o.announce('info', `nobody follows a pod log, so "${name}" would show nothing: run "Kube Watch: Follow Logs…" on a Running pod first`);
+        return;
+      }
+      await this.runFault(logFault);
+      return;
+    }
     const fault = this.faults.find((f) => f.name === name);
     if (!fault) {
-      this.o.announce('info', `unknown fault "${name}"; type one of: ${FAULT_NAMES.join(', ')}`);
+      this.o.announce('info', `unknown fault "${name}"; type one of: ${[...FAULT_NAMES, ...LOG_FAULT_NAMES].join(', ')}`);
       return;
     }
     if (this.cluster.server.openWatches() === 0 && !this.running) {
@@ -127,7 +144,7 @@ export class FaultTimeline {
 
   private async runFault(fault: Fault): Promise<void> {
     if (this.running) {
-      this.o.announce('info', `"${fault.name}" must wait: the ${this.faults.find((f) => f.name === this.running)!.title} is still going on`);
+      this.o.announce('info', `"${fault.name}" must wait: the ${[...this.faults, ...this.logFaults].find((f) => f.name === this.running)!.title} is still going on`);
       return;
     }
     this.running = fault.name;
@@ -137,7 +154,7 @@ export class FaultTimeline {
       if (!this.abort.signal.aborted) this.o.announce('info', `${fault.title} failed: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.running = undefined;
-      this.cursor = this.faults.indexOf(fault) + 1;
+      if (this.faults.includes(fault)) this.cursor = this.faults.indexOf(fault) + 1;
     }
   }
 
@@ -163,6 +180,21 @@ export class FaultTimeline {
     return seconds === undefined
       ? `${what}; not every watch is back yet (the informers keep retrying)`
       : `${what}; all ${n} watches open again ${seconds.toFixed(1)} s after the fault began`;
+  }
+
+  /** A fault of the log streams open now (Follow Logs terminals). */
+  private logFault(kind: 'drop' | 'silence' | 'restart'): void {
+    if (kind === 'drop') {
+      const n = this.cluster.dropLogConnections('reset');
+      this.o.announce('fault', `dropped log connection: ${n} log stream(s) reset. Look: the log terminal writes "reconnected, N s gap" (dim) and goes on with no line twice and none missing.`);
+    } else if (kind === 'silence') {
+      const n = this.cluster.silenceLogs();
+      this.o.announce('fault', `silent log connection: ${n} log stream(s) stay open but get no line. Look: after 90 s of silence the terminal gives up on the stream and resumes: "reconnected, N s gap", then the lines written meanwhile.`);
+    } else {
+      const restarted = this.cluster.restartFollowedContainers();
+      this.o.announce('fault', `container restart: ${restarted.join(', ')} exited and started again. Look: the terminal writes, in yellow, that lines written before the restart may have been lost; "Follow Logs…" now offers "main (previous)".`);
+    }
+    this.o.announce('done', `log fault over`);
   }
 
   private async drop(): Promise<void> {

@@ -26,6 +26,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { PodLogWriter } from './pod-log-writer';
 
 /** The resource types the extension watches by default (package.json `kubeWatch.resources`), as the server names them. */
 export const DEFAULT_WATCHED = ['pods', 'deployments.apps', 'services', 'configmaps', 'events'] as const;
@@ -99,6 +100,8 @@ export interface SimulatedClusterOptions {
   server?: Omit<FakeApiServerOptions, 'port' | 'tls' | 'token'>;
   /** Progress lines (default: none). */
   log?: (message: string) => void;
+  /** Running pods write a log line every this many ms (default 1000); 0: no log lines. */
+  podLogEveryMs?: number;
 }
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
@@ -133,6 +136,7 @@ export class SimulatedCluster {
   private churnStep = 0;
   private jobSerial = 0;
   private stopped = false;
+  private readonly logWriter: PodLogWriter;
 
   private constructor(
     readonly server: FakeApiServer,
@@ -140,7 +144,9 @@ export class SimulatedCluster {
     readonly context: string,
     private readonly ownDir: string | undefined,
     private readonly log: (message: string) => void,
-  ) {}
+  ) {
+    this.logWriter = new PodLogWriter(server);
+  }
 
   static async start(opts: SimulatedClusterOptions = {}): Promise<SimulatedCluster> {
     const log = opts.log ?? (() => {});
@@ -159,6 +165,7 @@ export class SimulatedCluster {
     server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
     server.defineResource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd'] });
     if (opts.seed ?? true) cluster.seed();
+    if ((opts.podLogEveryMs ?? 1000) > 0) cluster.logWriter.start(opts.podLogEveryMs ?? 1000);
     log(`API server on ${server.url} (resourceVersion ${server.resourceVersion}); kubeconfig ${kubeconfigPath}, context ${context}`);
     return cluster;
   }
@@ -459,6 +466,46 @@ export class SimulatedCluster {
     return { oldUid: old?.metadata.uid, newUid: created.metadata.uid };
   }
 
+  // ---- pod logs -----------------------------------------------------------------------------
+
+  /** Ends every open log stream (`follow=true`) with an RST ('reset') or cleanly ('end'); returns how many. */
+  dropLogConnections(how: 'reset' | 'end' = 'reset'): number {
+    const dropped = this.server.podLogs.drop(how);
+    this.log(`dropped log connections: ${how === 'reset' ? 'reset' : 'ended'} ${dropped} log streams`);
+    return dropped;
+  }
+
+  /** Open log streams stop receiving lines but stay open (a silent connection); returns how many. */
+  silenceLogs(): number {
+    const silenced = this.server.podLogs.silence();
+    this.log(`silenced ${silenced} log streams`);
+    return silenced;
+  }
+
+  /** The container exits and starts again: its log becomes `previous`, its streams end, restartCount goes up. */
+  restartContainer(namespace: string, name: string, container = 'main'): void {
+    const pod = this.server.get('pods', namespace, name);
+    if (!pod) throw new Error(`restartContainer: no pod ${namespace}/${name}`);
+    this.server.podLogs.restart(namespace, name, container);
+    const statuses = ((pod.status as { containerStatuses?: Array<{ name: string; restartCount?: number; containerID?: string }> } | undefined)?.containerStatuses ?? []).map((s) =>
+      s.name === container ? { ...s, restartCount: (s.restartCount ?? 0) + 1, containerID: `containerd://${name}-${container}-${(s.restartCount ?? 0) + 1}` } : s,
+    );
+    this.server.update('pods', { ...pod, status: { ...(pod.status as object), containerStatuses: statuses } });
+    this.log(`restarted container ${container} of ${namespace}/${name}`);
+  }
+
+  /** Restarts every container someone follows the log of now; returns them as `namespace/pod/container`. */
+  restartFollowedContainers(): string[] {
+    const followed = this.server.podLogs.followedContainers();
+    for (const c of followed) this.restartContainer(c.namespace, c.pod, c.container);
+    return followed.map((c) => `${c.namespace}/${c.pod}/${c.container}`);
+  }
+
+  /** Log streams open now (follow=true responses). */
+  get openLogStreams(): number {
+    return this.server.podLogs.openStreams;
+  }
+
   /** Removes armed faults that no request has used up yet. */
   clearFaults(): void {
     this.server.clearFaults();
@@ -589,6 +636,7 @@ export class SimulatedCluster {
     if (this.stopped) return;
     this.stopped = true;
     this.stopChurn();
+    this.logWriter.stop();
     await this.server.close();
     if (this.ownDir) fs.rmSync(this.ownDir, { recursive: true, force: true });
     this.log('stopped');

@@ -16,6 +16,7 @@ import {
   type InformerOptions,
   type InformerState,
   type KubeObject,
+  type KubeTransport,
   type TimedLifecycleEvent,
 } from '../informer';
 import { AdHocWatch, type AdHocWatchRequest } from './ad-hoc-watch';
@@ -166,6 +167,15 @@ export class WatchManager implements Disposable {
   entry(id: string): WatchEntry | undefined {
     const rec = this.findRecord(id);
     return rec && this.describe(rec);
+  }
+
+  /**
+   * The transport of an entry's context, shared with its watches (same backoff-friendly
+   * connection, health check and credentials); undefined when the entry or its session is not
+   * usable. Read it for each request: a context switch replaces it.
+   */
+  transportOf(id: string): KubeTransport | undefined {
+    return this.findRecord(id)?.slot.session.transport;
   }
 
   /**

@@ -76,7 +76,8 @@ export function presentObject(obj: KubeObject, name: string, kind: string | unde
     description: describeRow(row),
     icon: { id: row.health.icon, color: toneColor(row.health.tone) },
     collapsible: 'none',
-    contextValue: 'object',
+    // 'object.pod' offers Follow Logs; every object row matches /^object/.
+    contextValue: kind === 'Pod' ? 'object.pod' : 'object',
   };
 }
 

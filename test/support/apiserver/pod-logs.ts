@@ -48,6 +48,9 @@ export function rfc3339Nano(at: number, subMillisecondNanos = 0): string {
   return `${iso.slice(0, 19)}${fraction ? `.${fraction}` : ''}Z`;
 }
 
+/** Lines kept per container run (older ones are rotated away, as the kubelet does). */
+const MAX_LINES_PER_RUN = 20_000;
+
 const badRequest = (message: string): StatusJson => failure(400, 'BadRequest', message);
 
 export class PodLogs {
@@ -61,6 +64,8 @@ export class PodLogs {
     const last = log.current[log.current.length - 1];
     const line = { at: last && last.at > at ? last.at : at, text };
     log.current.push(line);
+    // A kubelet rotates container logs; keep the newest lines so a long-running sandbox stays small.
+    if (log.current.length > MAX_LINES_PER_RUN) log.current.splice(0, log.current.length - MAX_LINES_PER_RUN);
     for (const s of this.streams) if (s.key === key && !s.silent) s.write(line);
   }
 
@@ -84,6 +89,14 @@ export class PodLogs {
   silence(): number {
     for (const s of this.streams) s.silent = true;
     return this.streams.size;
+  }
+
+  /** The containers that follow streams read now, each once. */
+  followedContainers(): Array<{ namespace: string; pod: string; container: string }> {
+    return [...new Set([...this.streams].map((s) => s.key))].map((key) => {
+      const [namespace, pod, container] = key.split('/');
+      return { namespace, pod, container };
+    });
   }
 
   /** Follow streams open now. */

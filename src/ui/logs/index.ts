@@ -1,0 +1,2 @@
+export * from './log-choices';
+export * from './log-terminal-text';

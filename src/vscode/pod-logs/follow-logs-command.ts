@@ -1,0 +1,136 @@
+import * as vscode from 'vscode';
+import type { Clock, KubeObject, KubeTransport } from '../../informer';
+import { containerRunOf } from '../../logs';
+import type { WatchEntry } from '../../manager';
+import { logChoicesOf, terminalName, type LogChoice } from '../../ui/logs';
+import { EntryTransport } from './entry-transport';
+import { PodLogTerminal } from './pod-log-terminal';
+
+export const FOLLOW_LOGS_COMMAND = 'kubeWatch.followLogs';
+
+/** What the command reads of the manager (a WatchManager is one). */
+export interface PodLogSource {
+  entries(): WatchEntry[];
+  entry(id: string): WatchEntry | undefined;
+  transportOf(id: string): KubeTransport | undefined;
+}
+
+/** The registered command and the terminals it opened; disposing closes them all. */
+export interface PodLogsRegistration extends vscode.Disposable {
+  /** Log streams open now, over every log terminal (0 once they are all closed). */
+  openStreams(): number;
+  /** Timers (backoff waits, silence checks) of every log follower; 0 once they are all closed. */
+  openTimers(): number;
+  /** Log terminals open now, or closed and still stopping their followers. */
+  openTerminals(): number;
+}
+
+/** A pod as a command names it: the entry that watches it, and its namespace and name. */
+interface PodRef {
+  readonly entryId: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/**
+ * `kubeWatch.followLogs`: from a pod row of the tree (argument: the object node) or the command
+ * palette (a pod picker over the watched pods), then a container picker when there is a choice,
+ * opens a terminal that follows the log through disconnects on the context's own transport.
+ */
+export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsRegistration {
+  const open = new Map<PodLogTerminal, vscode.Terminal>();
+
+  const podOf = (ref: PodRef): KubeObject | undefined => manager.entry(ref.entryId)?.informer?.get(ref.namespace, ref.name);
+
+  const pickPod = async (): Promise<PodRef | undefined> => {
+    const items: Array<vscode.QuickPickItem & { ref: PodRef }> = [];
+    for (const entry of manager.entries()) {
+      if (entry.type?.kind !== 'Pod' || !entry.informer) continue;
+      for (const pod of entry.informer.list()) {
+        const namespace = pod.metadata.namespace ?? '';
+        const name = pod.metadata.name ?? '';
+        const phase = (pod.status as { phase?: string } | undefined)?.phase;
+        items.push({ label: name, description: [namespace, phase].filter(Boolean).join(' · '), detail: entry.context || undefined, ref: { entryId: entry.id, namespace, name } });
+      }
+    }
+    if (items.length === 0) {
+      void vscode.window.showInformationMessage('No pod is watched: add "pods" to the watched resources first (Kube Watch: Choose Resources…).');
+      return undefined;
+    }
+    items.sort((a, b) => (a.description ?? '').localeCompare(b.description ?? '') || a.label.localeCompare(b.label));
+    const picked = await vscode.window.showQuickPick(items, { title: 'Follow Logs: pick a pod', placeHolder: 'Pod name', matchOnDescription: true });
+    return picked?.ref;
+  };
+
+  const pickChoice = async (pod: KubeObject): Promise<LogChoice | undefined> => {
+    const choices = logChoicesOf(pod);
+    if (choices.length <= 1) return choices[0];
+    const picked = await vscode.window.showQuickPick(
+      choices.map((choice) => ({ label: choice.label, description: choice.description, choice })),
+      { title: `Follow Logs: ${pod.metadata.name ?? ''}`, placeHolder: 'Container' },
+    );
+    return picked?.choice;
+  };
+
+  const follow = async (arg?: unknown) => {
+    const ref = podRefOf(arg) ?? (await pickPod());
+    if (!ref) return;
+    const pod = podOf(ref);
+    if (!pod) {
+      void vscode.window.showWarningMessage(`Pod ${ref.namespace}/${ref.name} is not in the watched cache any more.`);
+      return;
+    }
+    const choice = await pickChoice(pod);
+    if (!choice) {
+      if (logChoicesOf(pod).length === 0) void vscode.window.showWarningMessage(`Pod ${ref.namespace}/${ref.name} has no container.`);
+      return;
+    }
+    const transport = new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`);
+    const keptLines = vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback', 1000);
+    const request = { namespace: ref.namespace, pod: ref.name, containers: choice.containers, previous: choice.previous };
+    const pty: PodLogTerminal = new PodLogTerminal(request, {
+      transport,
+      clock,
+      keptLines,
+      currentRun: (container) => {
+        const current = podOf(ref);
+        return current && containerRunOf(current, container);
+      },
+      onClosed: () => open.delete(pty),
+    });
+    const terminal = vscode.window.createTerminal({ name: terminalName(ref.namespace, ref.name, choice.containers, choice.previous), pty, iconPath: new vscode.ThemeIcon('output') });
+    open.set(pty, terminal);
+    terminal.show(false);
+  };
+
+  const command = vscode.commands.registerCommand(FOLLOW_LOGS_COMMAND, (arg?: unknown) =>
+    follow(arg).catch((err: unknown) => void vscode.window.showErrorMessage(`Follow Logs: ${err instanceof Error ? err.message : String(err)}`)),
+  );
+  // A terminal the user closes calls the pty's close(); this catches terminals closed before they opened.
+  const closedListener = vscode.window.onDidCloseTerminal((terminal) => {
+    for (const [pty, t] of open) if (t === terminal) pty.close();
+  });
+
+  return {
+    openStreams: () => [...open.keys()].reduce((n, p) => n + p.activeStreams, 0),
+    openTimers: () => [...open.keys()].reduce((n, p) => n + p.activeTimers, 0),
+    openTerminals: () => open.size,
+    dispose() {
+      command.dispose();
+      closedListener.dispose();
+      for (const [pty, terminal] of [...open]) {
+        pty.close();
+        terminal.dispose();
+      }
+      open.clear();
+    },
+  };
+}
+
+/** A command argument as a pod: an object tree node (or `{ entryId, namespace, name }`). */
+function podRefOf(arg: unknown): PodRef | undefined {
+  if (typeof arg !== 'object' || arg === null) return undefined;
+  const { entryId, namespace, name } = arg as Partial<PodRef>;
+  if (typeof entryId !== 'string' || typeof namespace !== 'string' || typeof name !== 'string') return undefined;
+  return { entryId, namespace, name };
+}

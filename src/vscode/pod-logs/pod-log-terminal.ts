@@ -1,0 +1,87 @@
+import * as vscode from 'vscode';
+import type { Clock, KubeTransport } from '../../informer';
+import { LogFollower, type ContainerRun } from '../../logs';
+import { headerLines, logPrefix, terminalLine, terminalMarker } from '../../ui/logs';
+
+/** What one log terminal follows. */
+export interface PodLogRequest {
+  readonly namespace: string;
+  readonly pod: string;
+  readonly containers: readonly string[];
+  readonly previous: boolean;
+}
+
+export interface PodLogTerminalOptions {
+  readonly transport: KubeTransport;
+  readonly clock: Clock;
+  /** The container's current run from the pod informer (restart detection); undefined when unknown. */
+  readonly currentRun: (container: string) => ContainerRun | undefined;
+  /** The lines the terminal keeps (its scrollback), stated in the header. */
+  readonly keptLines: number;
+  /** Called once after the terminal is closed (by the user or by dispose) and every follower has stopped. */
+  readonly onClosed: () => void;
+}
+
+/**
+ * The pseudoterminal of one "Follow Logs": one LogFollower per container, writing into the
+ * terminal as lines arrive (the terminal scrolls with them). Several containers share the
+ * terminal with kubectl's `--prefix`. Invariant: followers run only between `open` and `close`;
+ * closing the terminal stops every stream, timer and backoff (`activeStreams`/`activeTimers` 0).
+ */
+export class PodLogTerminal implements vscode.Pseudoterminal {
+  private readonly writes = new vscode.EventEmitter<string>();
+  readonly onDidWrite = this.writes.event;
+  private followers: LogFollower[] = [];
+  private runs: Promise<void>[] = [];
+  private closed = false;
+
+  constructor(
+    readonly request: PodLogRequest,
+    private readonly options: PodLogTerminalOptions,
+  ) {}
+
+  get activeStreams(): number {
+    return this.followers.reduce((n, f) => n + f.activeStreams, 0);
+  }
+
+  get activeTimers(): number {
+    return this.followers.reduce((n, f) => n + f.activeTimers, 0);
+  }
+
+  open(): void {
+    if (this.closed || this.followers.length > 0) return;
+    const { namespace, pod, containers, previous } = this.request;
+    for (const line of headerLines(namespace, pod, containers, previous, this.options.keptLines)) this.writes.fire(line);
+    const several = containers.length > 1;
+    containers.forEach((container, index) => {
+      const prefix = several ? logPrefix(pod, container) : '';
+      const follower = new LogFollower(
+        { namespace, pod, container, previous },
+        {
+          line: (text) => this.write(terminalLine(text, prefix, index)),
+          marker: (text) => this.write(terminalMarker(text, prefix)),
+        },
+        { transport: this.options.transport, clock: this.options.clock, currentRun: () => this.options.currentRun(container) },
+      );
+      this.followers.push(follower);
+      this.runs.push(
+        follower.start().then(() => {
+          if (!this.closed) this.write(terminalMarker(previous ? 'end of the previous run' : 'the log ended', prefix));
+        }),
+      );
+    });
+  }
+
+  /** The terminal was closed: stop every follower. Safe twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const f of this.followers) f.stop();
+    this.writes.dispose();
+    void Promise.allSettled(this.runs).then(() => this.options.onClosed());
+  }
+
+  private write(text: string): void {
+    if (!this.closed) this.writes.fire(text);
+  }
+}

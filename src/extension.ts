@@ -8,6 +8,7 @@ import { registerHealthPanel, type HealthPanelRegistration } from './vscode/heal
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
+import { registerStaleDocumentBanner } from './vscode/stale-document-banner';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
 import { onDidChangeSettings, readConnectionSettings, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
@@ -64,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     tree,
     history,
     registerObjectDocuments(manager, clock),
+    registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {

@@ -657,10 +657,10 @@ export class WatchTreeModel implements Disposable {
     this.scheduleStaleTick();
   }
 
-  /** Ticks once a second while some watch counts down to a retry, so "reconnecting in N s" counts. */
+  /** Ticks once a second while some watch counts down to a retry, so "reconnecting in N s" and "next try in N s" count. */
   private restartCountdown(entries: readonly WatchEntry[]): void {
     const now = this.clock.now();
-    this.waiting = new Set(entries.filter((e) => e.state.phase === 'backing-off' && (e.state.nextRetryAt ?? 0) > now).map((e) => e.id));
+    this.waiting = new Set(entries.filter((e) => e.state.phase !== 'watching' && (e.state.nextRetryAt ?? 0) > now).map((e) => e.id));
     if (this.waiting.size === 0 || this.countdown || this.disposed) return;
     this.countdown = this.clock.setTimer(() => this.tick(), ONE_SECOND);
   }
@@ -672,7 +672,7 @@ export class WatchTreeModel implements Disposable {
     for (const id of [...this.waiting]) {
       const place = this.places.get(id);
       const entry = this.source.entry(id);
-      if (!place || !entry || entry.state.phase !== 'backing-off') {
+      if (!place || !entry || entry.state.phase === 'watching' || entry.state.nextRetryAt === undefined) {
         this.waiting.delete(id);
         continue;
       }

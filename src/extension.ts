@@ -45,8 +45,9 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
   const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
-  const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
+  // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
+  const statusBar = registerStatusBar(manager, clock, { viewChanges: (listener) => tree.model.onDidChange(listener) });
   const history = registerObjectHistory(manager, clock);
   let paused = false;
   const setPaused = async (value: boolean) => {

@@ -47,7 +47,12 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const log = registerLogChannel(manager);
   const tree = registerTreeView(manager, clock);
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
-  const statusBar = registerStatusBar(manager, clock, { viewChanges: (listener) => tree.model.onDidChange(listener) });
+  // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
+  const statusBar = registerStatusBar(manager, clock, {
+    viewChanges: (listener) => tree.onDidRender(listener),
+    viewRequests: (listener) => tree.model.onDidChange(listener),
+    fallbackMs: 1000,
+  });
   const history = registerObjectHistory(manager, clock);
   let paused = false;
   const setPaused = async (value: boolean) => {

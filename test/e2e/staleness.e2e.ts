@@ -56,7 +56,10 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
   const rowElement = (row: TreeRow) => ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`);
 
   /** The colour the row's icon is drawn in (its inline style names a theme colour variable). */
-  const iconColor = (row: TreeRow) => rowElement(row).locator('.custom-view-tree-node-item-icon').evaluate((el) => (el as unknown as { style: { color: string } }).style.color);
+  const iconColor = (row: TreeRow) =>
+    rowElement(row)
+      .locator('.custom-view-tree-node-item-icon')
+      .evaluate((el) => `${(el as unknown as { style: { color: string } }).style.color} ${(el as unknown as { outerHTML: string }).outerHTML}`);
 
   /** The resource rows and the status bar read one after the other: [status before, tree, status after]. */
   const sample = async (): Promise<{ before: StatusItem; rows: TreeRow[]; after: StatusItem }> => {
@@ -139,8 +142,8 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
   it('V13 the tree and the status bar never disagree while the server goes down', async () => {
     await ui.tree.expand(['pods']);
     await ui.tree.expand(['pods', 'shop']);
-    const first = (await ui.tree.children(['pods', 'shop']))[0];
-    podPath = first.path;
+    const shopPods = await poll('the Pods of shop', () => ui.tree.children(['pods', 'shop']), (rows) => rows.length > 0, { timeoutMs: 60_000 });
+    podPath = shopPods[0].path;
     const samples: Awaited<ReturnType<typeof sample>>[] = [];
     await cluster.goDown();
     await poll('every watch to be down, sampling the tree and the status bar', async () => {
@@ -155,7 +158,8 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
 
   it('V01 the objects of a watch that is down are drawn stale: muted icon, "stale N s · unreachable", tooltip, YAML banner', async () => {
     const stale = await ui.tree.waitForRow(podPath, (r) => STALE.test(r.description), { timeoutMs: 60_000 });
-    assert.match(await iconColor(stale), /disabledForeground/, 'a muted icon');
+    const muted = await iconColor(stale);
+    assert.match(muted, /disabledForeground/, `a muted icon: ${muted}`);
     const later = await ui.tree.waitForRow(podPath, (r) => Number(/^stale (\d+) s/.exec(r.description)?.[1]) > Number(/^stale (\d+) s/.exec(stale.description)?.[1]), { timeoutMs: 60_000 });
     assert.match(later.description, STALE, 'the stale time ticks');
     await hoverText(rowElement(later).locator('.monaco-icon-label'), /Stale: not live since .*the watch is (unreachable|reconnecting)/, 'the stale tooltip');

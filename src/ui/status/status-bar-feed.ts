@@ -16,6 +16,12 @@ export interface StatusBarFeedOptions {
    * shows beside five nodes that say "watching". Without it, each entries change draws at once.
    */
   viewChanges?: (listener: () => void) => Disposable;
+  /**
+   * With `viewChanges`, when the view shows the tree's refreshes later than the model makes them
+   * (VS Code delays tree refreshes): the model's refreshes. Each arms the fallback, so the
+   * indicator follows even while the view is hidden and never asks for its rows.
+   */
+  viewRequests?: (listener: () => void) => Disposable;
   /** Least clock time between two draws that change only the tooltip (its resourceVersions); default 1000 ms. */
   tooltipRefreshMs?: number;
   /**
@@ -70,9 +76,10 @@ export class StatusBarFeed implements Disposable {
       source.onDidChangeEntries(() => {
         this.state.record(this.source.entries(), this.clock.now());
         if (!withView) this.refresh();
-        else if (!this.fallback && !this.disposed) this.fallback = this.clock.setTimer(() => this.refresh(), this.fallbackMs);
+        else this.armFallback();
       }),
       ...(withView ? [withView(() => this.refresh())] : []),
+      ...(withView && options.viewRequests ? [options.viewRequests(() => this.armFallback())] : []),
     ];
     this.current = this.state.update(source.entries(), clock.now());
     this.draw(this.current, true);
@@ -105,6 +112,11 @@ export class StatusBarFeed implements Disposable {
     for (const s of this.subscriptions) s.dispose();
     for (const t of [this.tick, this.tooltipTimer, this.fallback]) t?.cancel();
     this.tick = this.tooltipTimer = this.fallback = undefined;
+  }
+
+  /** Draws within `fallbackMs` even if the view never reports drawing. */
+  private armFallback(): void {
+    if (!this.fallback && !this.disposed) this.fallback = this.clock.setTimer(() => this.refresh(), this.fallbackMs);
   }
 
   private draw(model: StatusBarModel, force: boolean): void {

@@ -39,7 +39,8 @@ const TICK_MS = 1000;
  *
  * - Every entries snapshot is recorded at once (the failure runs need each phase change).
  * - A draw happens with the tree's refresh (see `viewChanges`), or at once on an entries change
- *   without a tree; every second while the model is `ticking` (countdowns, 30 s thresholds).
+ *   without a tree; every second while the model is `ticking` (countdowns, 30 s thresholds),
+ *   from the entries of the last refresh, so a tick never shows what the tree does not yet.
  * - The tooltip's resourceVersions follow the watches while all is healthy: every tree refresh
  *   recomputes them. A draw that changes only the tooltip is throttled to one per
  *   `tooltipRefreshMs`, so a storm of events costs at most one tooltip update a second.
@@ -60,6 +61,9 @@ export class StatusBarFeed implements Disposable {
   private tooltipTimer: TimerHandle | undefined;
   private fallback: TimerHandle | undefined;
   private disposed = false;
+  private readonly withView: boolean;
+  /** The entries of the last full refresh: what the tree shows too (ticks redraw from it, so they never run ahead of the tree). */
+  private snapshot: WatchEntry[];
   /** Draws so far (for tests and the benchmark). */
   draws = 0;
 
@@ -72,6 +76,7 @@ export class StatusBarFeed implements Disposable {
     this.tooltipRefreshMs = options.tooltipRefreshMs ?? 1000;
     this.fallbackMs = options.fallbackMs ?? 250;
     const withView = options.viewChanges;
+    this.withView = withView !== undefined;
     this.subscriptions = [
       source.onDidChangeEntries(() => {
         this.state.record(this.source.entries(), this.clock.now());
@@ -81,7 +86,8 @@ export class StatusBarFeed implements Disposable {
       ...(withView ? [withView(() => this.refresh())] : []),
       ...(withView && options.viewRequests ? [options.viewRequests(() => this.armFallback())] : []),
     ];
-    this.current = this.state.update(source.entries(), clock.now());
+    this.snapshot = source.entries();
+    this.current = this.state.update(this.snapshot, clock.now());
     this.draw(this.current, true);
     this.armTick();
   }
@@ -101,7 +107,18 @@ export class StatusBarFeed implements Disposable {
     if (this.disposed) return;
     this.fallback?.cancel();
     this.fallback = undefined;
-    this.current = this.state.update(this.source.entries(), this.clock.now());
+    this.snapshot = this.source.entries();
+    this.current = this.state.update(this.snapshot, this.clock.now());
+    this.draw(this.current, false);
+    this.armTick();
+  }
+
+  /** Time alone moved: redraw the last snapshot at the new time (with a view, never newer entries than the tree shows). */
+  private ticked(): void {
+    this.tick = undefined;
+    if (this.disposed) return;
+    if (!this.withView) return this.refresh();
+    this.current = this.state.modelAt(this.snapshot, this.clock.now());
     this.draw(this.current, false);
     this.armTick();
   }
@@ -142,13 +159,13 @@ export class StatusBarFeed implements Disposable {
   private tooltipDue(): void {
     this.tooltipTimer = undefined;
     if (this.disposed) return;
-    this.current = this.state.modelAt(this.source.entries(), this.clock.now());
+    this.current = this.state.modelAt(this.withView ? this.snapshot : this.source.entries(), this.clock.now());
     this.draw(this.current, false);
   }
 
   private armTick(): void {
     this.tick?.cancel();
     this.tick = undefined;
-    if (this.current.ticking && !this.disposed) this.tick = this.clock.setTimer(() => this.refresh(), TICK_MS);
+    if (this.current.ticking && !this.disposed) this.tick = this.clock.setTimer(() => this.ticked(), TICK_MS);
   }
 }

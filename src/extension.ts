@@ -53,8 +53,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     viewRequests: (listener) => tree.model.onDidChange(listener),
     fallbackMs: 1000,
   });
-  const history = registerObjectHistory(manager, clock);
   let paused = false;
+  const history = registerObjectHistory(manager, clock, {}, () => paused);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);

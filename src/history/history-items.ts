@@ -15,9 +15,11 @@ export interface VersionRow {
   /** Index in the history, oldest first; `index - 1` is the version before, when `index > 0`. */
   readonly index: number;
   readonly icon: string;
-  /** What changed, in one line. */
+  /** What changed, in one line (a picker's detail line: long, so never where it pushes the rest off-screen). */
   readonly label: string;
-  /** `rv 1234 · 10:04:05 UTC, 5m ago · watch event`. */
+  /** `rv 1234 · 5m ago`: what tells versions apart at a glance, first in a picker row. */
+  readonly heading: string;
+  /** `10:04:05 UTC · watch event`. */
   readonly description: string;
   /** Undefined for the first version kept. */
   readonly summary?: ChangeSummary;
@@ -37,7 +39,15 @@ export function versionRows(history: ObjectHistory, now: number, options: Summar
 
 /** The row of one version; `summary` is against the version before (absent for the first kept). */
 export function versionRow(info: VersionInfo, index: number, summary: ChangeSummary | undefined, now: number): VersionRow {
-  return { info, index, icon: iconOf(info, summary), label: labelOf(info, index, summary), description: describeVersion(info, now), summary };
+  return {
+    info,
+    index,
+    icon: iconOf(info, summary),
+    label: labelOf(info, index, summary),
+    heading: `rv ${info.resourceVersion} · ${humanDuration(now - info.at)} ago`,
+    description: `${clockTime(info.at)} · ${arrivalText(info.arrival)}`,
+    summary,
+  };
 }
 
 function iconOf(info: VersionInfo, summary: ChangeSummary | undefined): string {
@@ -65,11 +75,6 @@ function labelOf(info: VersionInfo, index: number, summary: ChangeSummary | unde
   if (info.arrival === 'relist') return `changed while the watch was away: ${text}`;
   if (info.arrival === 'list') return `changed while not watched: ${text}`;
   return text;
-}
-
-/** `rv 1234 · 10:04:05 UTC, 5m ago · watch event`. */
-export function describeVersion(info: VersionInfo, now: number): string {
-  return `rv ${info.resourceVersion} · ${clockTime(info.at)}, ${humanDuration(now - info.at)} ago · ${arrivalText(info.arrival)}`;
 }
 
 /** `10:04:05 UTC`: the time of day an arrival happened (UTC, as everywhere in Kube Watch). */

@@ -688,8 +688,9 @@ export class WatchManager implements Disposable {
   }
 }
 
+/** `kind-dev/pods in default`; just `pods in default` while the context is unknown (no kubeconfig). */
 function labelOf(context: string, resource: string, namespace: string): string {
-  return `${context || '(current context)'}/${resource}${namespace ? ` in ${namespace}` : ''}`;
+  return `${context ? `${context}/` : ''}${resource}${namespace ? ` in ${namespace}` : ''}`;
 }
 
 function describeSwitch(old: ContextSession, contextName: string): string {

@@ -107,14 +107,15 @@ export function parseHistoryUri(uri: vscode.Uri): DocRef | undefined {
 class HistoryDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri>();
   readonly onDidChange = this.changed.event;
-  /** Open live documents, by object. */
-  private readonly live = new Map<string, { uri: vscode.Uri; throttle: RefreshThrottle }>();
+  /** Open live documents, by object, with the object as last shown (for when its watch stops). */
+  private readonly live = new Map<string, { uri: vscode.Uri; throttle: RefreshThrottle; last?: KubeObject }>();
   private readonly subscriptions: { dispose(): void }[];
 
   constructor(
     private readonly source: ObjectHistorySource,
     private readonly store: HistoryStore,
     private readonly clock: Clock,
+    private readonly isPaused: () => boolean,
   ) {
     const touched = (entryId: string, obj: KubeObject) => {
       if (this.live.size === 0) return;
@@ -148,12 +149,22 @@ class HistoryDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
     }
     const key = liveKey(ref.target);
     if (!this.live.has(key)) this.live.set(key, { uri, throttle: new RefreshThrottle(this.clock, LIVE_REFRESH_MS, () => this.changed.fire(this.live.get(key)?.uri ?? uri)) });
+    const doc = this.live.get(key)!;
     const obj = liveObject(this.source, ref.target);
-    if (obj) return objectYaml(obj, options);
+    if (obj) {
+      doc.last = obj;
+      return objectYaml(obj, options);
+    }
     const [last] = this.store.find(ref.target.entryId, ref.target.namespace, ref.target.name).filter((h) => h.gone);
-    if (last?.gone) {
-      const why = last.gone.why === 'deleted' ? 'deleted' : `removed from the view (${last.gone.reason ?? 'its watch stopped'})`;
-      return objectYaml(last.newest(), { ...options, comments: [`${why} at ${new Date(last.gone.at).toISOString()} (last known state)`] });
+    if (last?.gone?.why === 'deleted') {
+      return objectYaml(last.newest(), { ...options, comments: [`deleted at ${new Date(last.gone.at).toISOString()} (last known state)`] });
+    }
+    // Not deleted, only no longer watched (paused, stopped, switched away): what was last seen,
+    // said as such, never "does not exist".
+    const known = last?.newest() ?? doc.last;
+    if (known) {
+      const why = this.isPaused() ? 'paused' : `${last?.gone?.reason ?? 'its watch is not running'}`;
+      return objectYaml(known, { ...options, comments: [`last known, rv ${known.metadata.resourceVersion ?? '?'} (${why})`] });
     }
     return `# ${objectLabel(ref.target.namespace, ref.target.name)} does not exist in ${entry?.label ?? 'a watched resource'}\n`;
   }
@@ -213,11 +224,17 @@ type PickItem = vscode.QuickPickItem & { history?: ObjectHistory; row?: VersionR
  *   its history.
  * Settings `kubeWatch.history.*` are read (and followed) unless `settings` fixes them.
  */
-export function registerObjectHistory(manager: ObjectHistorySource, clock: Clock = systemClock, settings: Partial<HistorySettings> = {}): ObjectHistoryRegistration {
+export function registerObjectHistory(
+  manager: ObjectHistorySource,
+  clock: Clock = systemClock,
+  settings: Partial<HistorySettings> = {},
+  /** Whether watching is paused: the live side of a diff then reads "last known, rv N (paused)". */
+  isPaused: () => boolean = () => false,
+): ObjectHistoryRegistration {
   const read = () => normalizeHistorySettings({ ...readHistorySettings(), ...settings });
   const store = new HistoryStore({ clock, settings: read() });
   const recording = recordHistory(manager, store);
-  const documents = new HistoryDocuments(manager, store, clock);
+  const documents = new HistoryDocuments(manager, store, clock, isPaused);
   let shown: vscode.QuickPick<PickItem> | undefined;
 
   const kindOf = (entryId: string) => manager.entry(entryId)?.type?.kind;
@@ -258,8 +275,9 @@ export function registerObjectHistory(manager: ObjectHistorySource, clock: Clock
   const compareButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('compare-changes'), tooltip: 'Compare with Live' };
 
   function versionItem(h: ObjectHistory, row: VersionRow, firstSeenKnown: boolean): PickItem {
-    const label = row.info.seq === 0 && !firstSeenKnown ? 'current version (earlier versions may have been dropped by the memory cap)' : row.label;
-    return { label: `$(${row.icon}) ${label}`, description: row.description, history: h, row, buttons: [compareButton] };
+    const summary = row.info.seq === 0 && !firstSeenKnown ? 'current version (earlier versions may have been dropped by the memory cap)' : row.label;
+    // The resourceVersion and age first, where they are never cut; what changed on its own line.
+    return { label: `$(${row.icon}) ${row.heading}`, description: row.description, detail: summary, history: h, row, buttons: [compareButton] };
   }
 
   function separatorFor(h: ObjectHistory, now: number): PickItem {
@@ -322,7 +340,17 @@ export function registerObjectHistory(manager: ObjectHistorySource, clock: Clock
     }
     const h = current.history;
     const infos = h.infos();
-    if (infos.length === 1) return openLiveDiff(t, h, infos[0]);
+    if (infos.length === 1) {
+      await openLiveDiff(t, h, infos[0]);
+      // An identical diff with no word would look broken: say there is nothing yet, and that it follows.
+      const live = liveObject(manager, t);
+      if (!live || live.metadata.resourceVersion === infos[0].resourceVersion) {
+        void vscode.window.showInformationMessage(
+          `No changes: ${what} is as it was at rv ${infos[0].resourceVersion}, the only version kept. The diff follows the live object from here.`,
+        );
+      }
+      return;
+    }
     const now = clock.now();
     const oldest: PickItem = { label: '$(history) The oldest version kept', description: `rv ${infos[0].resourceVersion}`, history: h, pickVersion: infos[0] };
     const newest: PickItem = {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../informer';
+import type { WatchConfig } from '../manager';
 import { kubeconfigProblem } from '../ui/kubeconfig-problem';
 import { OPEN_OBJECT_COMMAND } from './object-documents';
-import { WatchTreeModel, type NodePresentation, type TreeNode, type WatchTreeModelOptions, type WatchTreeSource } from '../ui/tree';
+import { WatchTreeModel, viewMessage, viewScope, type NodePresentation, type TreeNode, type WatchTreeModelOptions, type WatchTreeSource } from '../ui/tree';
 
 export type { TreeNode } from '../ui/tree';
 export { entryIdsOf } from '../ui/tree';
@@ -107,28 +108,38 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 export interface TreeViewRegistration extends vscode.Disposable {
   readonly model: WatchTreeModel;
   readonly view: vscode.TreeView<TreeNode>;
+  /** Shows the view's scope (description) and kubeconfig message again, after a settings change. */
+  refreshScope(): void;
   /** See WatchTreeProvider.onDidRender: what the status bar draws with. */
   readonly onDidRender: vscode.Event<void>;
 }
 
-export function registerTreeView(manager: WatchTreeSource, clock?: Clock, options: Omit<WatchTreeModelOptions, 'clock'> = {}): TreeViewRegistration {
+export function registerTreeView(
+  manager: WatchTreeSource & { readonly configuration: WatchConfig },
+  clock?: Clock,
+  options: Omit<WatchTreeModelOptions, 'clock'> = {},
+): TreeViewRegistration {
   const model = new WatchTreeModel(manager, { ...options, clock });
   const provider = new WatchTreeProvider(model, manager);
   const view = vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
-  let shownProblem: string | undefined;
-  const showProblem = () => {
-    const problem = kubeconfigProblem(manager.entries());
-    if (problem === shownProblem) return;
-    const rootsChange = (problem === undefined) !== (shownProblem === undefined);
-    shownProblem = problem;
-    view.message = problem ? `Kubeconfig: ${problem}` : undefined;
-    if (rootsChange) provider.refreshAll();
+  let emptied = false;
+  const showScope = () => {
+    const entries = manager.entries();
+    const message = viewMessage(manager.configuration, entries);
+    if (view.message !== message) view.message = message;
+    const description = viewScope(manager.configuration, entries).description;
+    if (view.description !== description) view.description = description;
+    const empty = kubeconfigProblem(entries) !== undefined;
+    if (empty !== emptied) {
+      emptied = empty;
+      provider.refreshAll();
+    }
   };
-  showProblem();
-  const problemWatch = manager.onDidChangeEntries(showProblem);
+  showScope();
+  const scopeWatch = manager.onDidChangeEntries(showScope);
   const loadMore = vscode.commands.registerCommand(LOAD_MORE_COMMAND, (node?: TreeNode) => {
     if (node?.kind === 'more') model.loadMore(node);
   });
-  const disposables = vscode.Disposable.from(loadMore, problemWatch, view, provider, model);
-  return { model, view, onDidRender: provider.onDidRender, dispose: () => disposables.dispose() };
+  const disposables = vscode.Disposable.from(loadMore, scopeWatch, view, provider, model);
+  return { model, view, refreshScope: showScope, onDidRender: provider.onDidRender, dispose: () => disposables.dispose() };
 }

@@ -142,6 +142,10 @@ describe('history store bounds', () => {
     assert.deepEqual(h.infos().map((v) => v.heartbeats), [0, 0, 4]);
     const rows = versionRows(h, clock.now());
     assert.deepEqual(rows.map((r) => r.label), ['heartbeat only: lastHeartbeatTime (5 heartbeats)', '+metadata.labels', 'first seen (initial list)']);
+    // V08: the picker's label is the resourceVersion and age; the time and how it arrived beside it.
+    assert.match(rows[0].heading, /^rv \d+ · (\d+[smhdy])+ ago$/);
+    assert.equal(rows[0].heading.split(' · ')[0], `rv ${rows[0].info.resourceVersion}`);
+    assert.match(rows[2].description, /^\d\d:\d\d:\d\d UTC · /);
     assert.equal((h.objects()[1].status as any).conditions[0].lastHeartbeatTime, 'h0', 'the version before the heartbeats reads back');
   });
 

@@ -3,7 +3,7 @@ import type { LifecycleEvent, LifecycleEventType } from '../../src/informer';
 import { formatLifecycleEvent, LifecycleLogWriter, redactCredentials, type LogLevel } from '../../src/ui/log';
 import { StatusBarState } from '../../src/ui/status';
 import { InspectHistory, inspectReport } from '../../src/ui/inspect';
-import { RecordingSink, UiRig, until } from './lifecycle-rig';
+import { ManualClock, RecordingSink, UiRig, realSleep, until } from './lifecycle-rig';
 
 const label = 'kind-dev/pods in default';
 const at = Date.UTC(2026, 0, 2, 10, 0, 0);
@@ -206,6 +206,84 @@ describe('log formatting', function () {
       ].join('\n');
       assert.doesNotMatch(everything, new RegExp(secret), 'the kubeconfig token must never be written');
       assert.doesNotMatch(everything, /the-token-the-server-wants/);
+      writer.dispose();
+    });
+
+    it('V06 a pause (the manager stopping) names every watch in its lines, never a raw id, even for events after the watch is removed', async () => {
+      const server = await rig.server({ token: 'token-a' });
+      server.writeKubeconfig(rig.kubeconfig, { context: 'ctx', token: 'token-a' });
+      const m = rig.manager({ resources: ['configmaps', 'secrets'], namespaces: ['default'] });
+      const sink = new RecordingSink();
+      const writer = new LifecycleLogWriter(m, sink);
+      await m.start();
+      await until(() => m.entries().every((e) => e.state.phase === 'watching'), () => sink.text);
+      await m.stop();
+      await until(() => sink.matching(/\] stopped$/).length >= 2, () => sink.text);
+      for (const line of sink.lines) assert.doesNotMatch(line.message, /\[\[|\["/, `a raw entry id in the log: ${line.message}`);
+      const stopped = sink.matching(/\] stopped$/);
+      assert.deepEqual(stopped.map((l) => l.replace(/^\w+ /, '')).sort(), ['[ctx/configmaps in default] stopped', '[ctx/secrets in default] stopped']);
+      writer.dispose();
+    });
+
+    it('V06 a kubeconfig that cannot be read: the watch is named by its resource, with no placeholder for the unknown context', async () => {
+      const m = rig.manager({ resources: ['configmaps'], namespaces: ['default'], kubeconfigPath: `${rig.dir}/missing` });
+      const sink = new RecordingSink();
+      const writer = new LifecycleLogWriter(m, sink);
+      await m.start();
+      assert.equal(m.entries()[0].label, 'configmaps in default');
+      assert.doesNotMatch(sink.text, /\(current context\)/);
+      writer.dispose();
+    });
+
+    it('V10 an outage: one line per failed attempt, a repeated failure told once, attempt numbers that agree with the recovery line', async () => {
+      const clock = new ManualClock();
+      const server = await rig.server({ token: 'token-a' });
+      server.writeKubeconfig(rig.kubeconfig, { context: 'ctx', token: 'token-a' });
+      const m = rig.manager({ resources: ['configmaps'], namespaces: ['default'] }, clock);
+      const sink = new RecordingSink();
+      const writer = new LifecycleLogWriter(m, sink);
+      await m.start();
+      await until(() => m.entries()[0]?.state.phase === 'watching', () => sink.text);
+      const from = sink.lines.length;
+      await server.goDown();
+      // Waits for the engine before each step of the clock: on a busy machine the I/O takes longer, never the clock.
+      const idle = () => m.entries().every((e) => e.state.phase === 'watching' || (e.state.nextRetryAt !== undefined && e.state.nextRetryAt > clock.now()));
+      const attempts = () => sink.lines.slice(from).filter((l) => /failed attempt \d+/.test(l.message)).length;
+      // Bounded: six attempts take about 10 s of the clock (backoff from 0.8 s doubling).
+      for (let step = 0; attempts() < 6; step++) {
+        assert.ok(step < 120, `six failed attempts told within 2 min of the clock:\n${sink.text}`);
+        await until(idle, () => `the engine to wait for the clock: ${JSON.stringify(m.entries().map((e) => e.state))}\n${sink.text}`);
+        clock.advance(1000);
+        await realSleep(5);
+      }
+      await server.comeUp();
+      for (let step = 0; m.entries()[0].state.phase !== 'watching'; step++) {
+        assert.ok(step < 120, `watching again within 2 min of the clock:\n${sink.text}`);
+        await until(idle, () => `the engine to wait for the clock: ${JSON.stringify(m.entries().map((e) => e.state))}\n${sink.text}`);
+        clock.advance(1000);
+        await realSleep(5);
+      }
+      await until(() => sink.lines.some((l) => /watching again/.test(l.message)), () => sink.text);
+      const lines = sink.lines.slice(from);
+      const shown = lines.filter((l) => l.level !== 'debug' && l.level !== 'trace');
+      const text = lines.map((l) => `${l.level} ${l.message}`).join('\n');
+
+      // One line per failed attempt at any level, numbered 1, 2, 3... with the next try.
+      const numbers = lines.flatMap((l) => [.../failed attempt (\d+), next try in /.exec(l.message)?.slice(1) ?? []]).map(Number);
+      assert.deepEqual(numbers, numbers.map((_, i) => i + 1), text);
+      // No separate state line and backoff line for the same attempt.
+      assert.equal(lines.filter((l) => /^\[[^\]]+\] (still )?unreachable: .*\(next attempt at/.test(l.message)).length, 0, text);
+      // Each distinct failure is told once at the shown levels; its repeats are debug.
+      const told = shown.filter((l) => /failed attempt/.test(l.message)).map((l) => l.message.replace(/; failed attempt.*$/, ''));
+      assert.equal(new Set(told).size, told.length, `a failure told twice:\n${text}`);
+      assert.ok(told.length <= 3, `few lines while the same thing fails:\n${text}`);
+      assert.ok(lines.some((l) => l.level === 'debug' && /\(again\); failed attempt/.test(l.message)), `the repeats at debug:\n${text}`);
+      // The recovery line counts the same attempts.
+      const recovered = /watching again after .* \((\d+) failed attempts?\)/.exec(shown.map((l) => l.message).join('\n'));
+      assert.ok(recovered, text);
+      assert.equal(Number(recovered[1]), numbers.length, text);
+      assert.doesNotMatch(text, /backing off: attempt \d+/, 'the old counter is gone');
+      if (process.env.SHOW_V10 === '1') console.log(shown.map((l) => `${l.level} ${l.message}`).join('\n'));
       writer.dispose();
     });
 

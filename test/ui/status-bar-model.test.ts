@@ -130,6 +130,9 @@ describe('status bar model', function () {
     m = s.update([entry('pods', { phase: 'watching' }, { errorKind: 'kubeconfig', error: 'the kubeconfig cannot be read (still using the configuration read before)' })], t0);
     assert.equal(m.text, '$(eye) 1/1');
     assert.equal(m.background, 'warning');
+    // V03: it says what is wrong, never that the watches have been failing.
+    assert.doesNotMatch(m.ariaLabel, /failing/);
+    assert.match(m.ariaLabel, /kubeconfig cannot be read, still watching with the configuration read before/);
   });
 
   it('paused, and no watches', () => {

@@ -120,7 +120,9 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
   const words = [`${watching} of ${total} watches live`];
   if (failing > 0) words.push(`${failing} failing`);
   if (refused && icon === 'lock') words.push('refused by the server');
-  if (background !== 'none') words.push(background === 'error' ? 'needs attention' : 'has been failing for a while');
+  // A kubeconfig that cannot be re-read, with every watch live on the one read before, warns without "failing".
+  const reloadOnly = background === 'warning' && !healths.some((h) => h.severity === 'warning' && h.condition === 'failing');
+  if (background !== 'none') words.push(background === 'error' ? 'needs attention' : reloadOnly ? 'the kubeconfig cannot be read, still watching with the configuration read before' : 'has been failing for a while');
   return {
     text: `$(${icon}${spinning ? '~spin' : ''}) ${counts}`,
     icon,

@@ -4,3 +4,4 @@ export * from './tone';
 export * from './tree-node';
 export * from './watch-tooltip';
 export * from './watch-tree-model';
+export * from './view-scope';

@@ -34,6 +34,27 @@ export class SidebarTree {
     return this.page.locator(`.monaco-workbench .part.sidebar .monaco-list[role="tree"][aria-label="${cssString(this.viewName)}"]`);
   }
 
+  /** The message above the tree, or '' when none is shown. */
+  async message(): Promise<string> {
+    const el = this.page.locator('.monaco-workbench .part.sidebar .message:not(.hide)').first();
+    if (!(await el.isVisible().catch(() => false))) return '';
+    return ((await el.innerText()) ?? '').replace(/\u00a0/g, ' ').trim();
+  }
+
+  /** The welcome content on screen (shown when the tree is empty): its text and its buttons' labels. */
+  async welcome(): Promise<{ text: string; buttons: string[] }> {
+    const content = this.page.locator('.monaco-workbench .part.sidebar .welcome-view-content').first();
+    if (!(await content.isVisible().catch(() => false))) return { text: '', buttons: [] };
+    const text = ((await content.innerText()) ?? '').replace(/\u00a0/g, ' ').trim();
+    const buttons = await content.locator('.monaco-button').evaluateAll((els) => els.map((e) => ((e as { innerText?: string }).innerText ?? '').trim()));
+    return { text, buttons };
+  }
+
+  /** Clicks the welcome content's button labelled `label`. */
+  async clickWelcomeButton(label: string): Promise<void> {
+    await this.page.locator('.monaco-workbench .part.sidebar .welcome-view-content .monaco-button').getByText(label, { exact: true }).first().click();
+  }
+
   async waitUntilVisible(timeoutMs = 60_000): Promise<void> {
     await this.list.waitFor({ state: 'visible', timeout: timeoutMs });
   }

@@ -122,6 +122,11 @@ export class Workbench {
     await this.page.screenshot({ path: file, timeout: 30_000 });
   }
 
+  /** The text of the notification toasts on screen. */
+  async notifications(): Promise<string[]> {
+    return this.page.locator('.notifications-toasts .notification-toast').evaluateAll((toasts) => toasts.map((t) => ((t as { innerText?: string }).innerText ?? '').replace(/\u00a0/g, ' ').trim()));
+  }
+
   /** The extension host's log files (where an activation error would be). */
   extensionHostLogs(): string[] {
     const logs = path.join(this.userDataDir, 'logs');

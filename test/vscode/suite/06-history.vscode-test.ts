@@ -112,6 +112,17 @@ describe('object history', () => {
     return qp;
   }
 
+  /**
+   * The version rows of the shown pick as `$(icon) what changed` (the detail line), after
+   * checking V08: each label starts with its resourceVersion and age.
+   */
+  async function pickVersions(): Promise<string[]> {
+    await until(() => history.activePick() !== undefined && history.activePick()!.items.length > 0, () => 'the quick pick');
+    const items = history.activePick()!.items.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator);
+    for (const i of items) assert.match(i.label, /^\$\([\w-]+\) rv \d+ · (\d+[smhdy])+ ago$/, `V08: a version's label is its resourceVersion and age: ${i.label}`);
+    return items.map((i) => `${/^\$\([\w-]+\)/.exec(i.label)![0]} ${i.detail}`);
+  }
+
   /** The labels of the shown pick's items, separators left out. */
   async function pickLabels(): Promise<string[]> {
     await until(() => history.activePick() !== undefined && history.activePick()!.items.length > 0, () => 'the quick pick');
@@ -146,10 +157,10 @@ describe('object history', () => {
     const node = treeNode(DEPLOYMENTS, 'default', 'web');
 
     let running = vscode.commands.executeCommand(SHOW_OBJECT_HISTORY_COMMAND, node);
-    assert.deepEqual(await pickLabels(), ['$(edit) spec.replicas 2 → 3', '$(edit) spec.replicas 1 → 2', '$(add) created']);
+    assert.deepEqual(await pickVersions(), ['$(edit) spec.replicas 2 → 3', '$(edit) spec.replicas 1 → 2', '$(add) created']);
     const qp = history.activePick()!;
     assert.match(qp.title ?? '', /^History of Deployment default\/web \(3 versions\)$/);
-    assert.match(qp.items[0].description ?? '', /^rv \d+ · \d\d:\d\d:\d\d UTC, \d+s ago · watch event$/);
+    assert.match(qp.items[0].description ?? '', /^\d\d:\d\d:\d\d UTC · watch event$/);
     await accept(0);
     await running;
     let diff = await activeDiff();
@@ -197,7 +208,7 @@ describe('object history', () => {
     await until(() => cached('secrets', 'history-secret') !== undefined, () => 'the secret in the cache');
     await serverUpdate('secrets', 'history-secret', (s) => (s.data.password = Buffer.from('second-value').toString('base64')));
     const running = vscode.commands.executeCommand(SHOW_OBJECT_HISTORY_COMMAND, { entryId: entryId('secrets'), namespace: 'default', name: 'history-secret' });
-    assert.deepEqual(await pickLabels(), ['$(edit) data.password', '$(add) created']);
+    assert.deepEqual(await pickVersions(), ['$(edit) data.password', '$(add) created']);
     await accept(0);
     await running;
     const diff = await activeDiff();
@@ -221,12 +232,46 @@ describe('object history', () => {
     await accept(0);
     // The object's history follows: the deletion first.
     await until(() => (history.activePick()?.title ?? '').startsWith('History of Deployment default/web'), () => `the history pick, not ${history.activePick()?.title}`);
-    const versions = await pickLabels();
+    const versions = await pickVersions();
     assert.match(versions[0], /^\$\(trash\) deleted/);
     assert.deepEqual(versions.slice(1), ['$(edit) spec.replicas 3 → 4', '$(edit) spec.replicas 2 → 3', '$(edit) spec.replicas 1 → 2', '$(add) created']);
     await accept(0);
     await running;
     const diff = await activeDiff();
     assert.match(diff.right, /^ {2}replicas: 4$/m);
+  });
+  it('V07 Compare with Live on an object never changed says "no changes"; while paused the live side reads "last known, rv N (paused)", then follows again', async () => {
+    fx.server.create('secrets', { metadata: { name: 'compare-quiet', namespace: 'default' }, type: 'Opaque', data: { k: Buffer.from('v').toString('base64') } });
+    await until(() => cached('secrets', 'compare-quiet') !== undefined, () => 'compare-quiet in the cache');
+    const rv = cached('secrets', 'compare-quiet')!.metadata.resourceVersion!;
+    const shown: string[] = [];
+    // The notice goes through showInformationMessage: listen for it on the window's API.
+    const original = vscode.window.showInformationMessage;
+    (vscode.window as { showInformationMessage: unknown }).showInformationMessage = (message: string, ...rest: unknown[]) => {
+      shown.push(message);
+      return (original as (m: string, ...r: unknown[]) => Thenable<unknown>)(message, ...rest);
+    };
+    try {
+      await vscode.commands.executeCommand(COMPARE_WITH_LIVE_COMMAND, { entryId: entryId('secrets'), namespace: 'default', name: 'compare-quiet' });
+    } finally {
+      (vscode.window as { showInformationMessage: unknown }).showInformationMessage = original;
+    }
+    const diff = await activeDiff();
+    assert.equal(diff.left, diff.right, 'one version: the two sides agree');
+    assert.ok(shown.some((m) => m.startsWith(`No changes: Secret default/compare-quiet is as it was at rv ${rv}`)), `the notice: ${JSON.stringify(shown)}`);
+
+    await vscode.commands.executeCommand('kubeWatch.pause');
+    try {
+      const liveText = () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === diff.modified.toString())?.getText() ?? '';
+      await until(() => liveText().startsWith(`# last known, rv ${rv} (paused)`), () => `the live side while paused:\n${liveText()}`);
+      assert.doesNotMatch(liveText(), /does not exist/);
+      assert.match(liveText(), /^kind: Secret$/m);
+    } finally {
+      await vscode.commands.executeCommand('kubeWatch.resume');
+    }
+    await until(() => fx.api.manager.entries().length === INFORMERS + 1 && fx.api.manager.entries().every((e) => e.state.phase === 'watching' && e.state.synced), () => describeEntries(fx.api));
+    const liveAgain = () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === diff.modified.toString())?.getText() ?? '';
+    await until(() => !liveAgain().startsWith('#') && /^kind: Secret$/m.test(liveAgain()), () => `the live side after resume:\n${liveAgain()}`);
+    fx.server.delete('secrets', 'default', 'compare-quiet');
   });
 });

@@ -3,7 +3,7 @@ import type { Clock } from '../informer';
 import type { WatchConfig } from '../manager';
 import { kubeconfigProblem } from '../ui/kubeconfig-problem';
 import { OPEN_OBJECT_COMMAND } from './object-documents';
-import { WatchTreeModel, viewMessage, viewScope, type NodePresentation, type TreeNode, type WatchTreeModelOptions, type WatchTreeSource } from '../ui/tree';
+import { ExpansionMemory, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type TreeNode, type WatchTreeModelOptions, type WatchTreeSource } from '../ui/tree';
 
 export type { TreeNode } from '../ui/tree';
 export { entryIdsOf } from '../ui/tree';
@@ -38,6 +38,9 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** Resource nodes named by the last refresh whose rows VS Code has not asked for yet. */
   private awaiting: Set<TreeNode> | undefined;
 
+  /** What the user expanded, so that it is expanded again when it comes back (V14). */
+  readonly expansion = new ExpansionMemory();
+
   constructor(
     readonly model: WatchTreeModel,
     private readonly source: Pick<WatchTreeSource, 'entries'>,
@@ -57,7 +60,8 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     const p = this.model.present(node);
-    const item = new vscode.TreeItem(p.label, COLLAPSIBLE[p.collapsible]);
+    const collapsible = p.collapsible === 'collapsed' && this.expansion.isExpanded(node.id) ? 'expanded' : p.collapsible;
+    const item = new vscode.TreeItem(p.label, COLLAPSIBLE[collapsible]);
     item.id = node.id;
     item.description = p.description;
     item.contextValue = p.contextValue;
@@ -137,9 +141,11 @@ export function registerTreeView(
   };
   showScope();
   const scopeWatch = manager.onDidChangeEntries(showScope);
+  const expandWatch = view.onDidExpandElement((e) => provider.expansion.expand(e.element.id));
+  const collapseWatch = view.onDidCollapseElement((e) => provider.expansion.collapse(e.element.id));
   const loadMore = vscode.commands.registerCommand(LOAD_MORE_COMMAND, (node?: TreeNode) => {
     if (node?.kind === 'more') model.loadMore(node);
   });
-  const disposables = vscode.Disposable.from(loadMore, scopeWatch, view, provider, model);
+  const disposables = vscode.Disposable.from(loadMore, scopeWatch, expandWatch, collapseWatch, view, provider, model);
   return { model, view, refreshScope: showScope, onDidRender: provider.onDidRender, dispose: () => disposables.dispose() };
 }

@@ -3,7 +3,7 @@
  * its buttons (V02), a bad kubeconfig path while watching keeps the tree and says so (V03), a
  * pause named in words in the log (V06), Compare with Live while paused (V07), the history
  * picker's resourceVersion and age first (V08), the filter in effect said above the tree (V09),
- * and one log line per distinct failure during an outage (V10).
+ * one log line per distinct failure during an outage (V10), and expansion kept (V14).
  *
  * Its own code-server and simulated cluster (scripts/sandbox/simulated-cluster.ts), the packaged
  * .vsix, Chromium through the page objects in pages/. Run with
@@ -34,7 +34,7 @@ const COMMANDS = {
   closeEditors: 'View: Close All Editors',
 } as const;
 
-describe('Kube Watch view truths in the browser (V02, V03, V06, V07, V08, V09, V10)', function () {
+describe('Kube Watch view truths in the browser (V02, V03, V06, V07, V08, V09, V10, V14)', function () {
   this.timeout(240_000);
   let cluster: SimulatedCluster;
   let bench: Workbench;
@@ -232,5 +232,37 @@ describe('Kube Watch view truths in the browser (V02, V03, V06, V07, V08, V09, V
     assert.ok(numbers.every((n) => n <= Number(recovered[1])), `attempt numbers ${numbers.join(', ')} beyond the recovery's ${recovered[1]}`);
     await shoot('V10-outage-log');
     await ui.output.filter('');
+  });
+
+  it('V14 expansion is kept when the parent is collapsed and expanded again, and across a selector change', async () => {
+    const shop = ['pods', 'shop'];
+    const shopOpen = async (what: string, accept: (labels: string[]) => boolean = (l) => l.length > 0) =>
+      poll(
+        what,
+        async () => ({ row: await ui.tree.row(shop), children: (await ui.tree.children(shop)).map((r) => r.label) }),
+        (s) => s.row?.expanded === true && accept(s.children),
+        { timeoutMs: 60_000 },
+      );
+    await ui.tree.expand(shop);
+    await shopOpen('shop expanded with its pods');
+    await ui.tree.collapse(['pods']);
+    await ui.tree.waitForNoRow(shop);
+    await ui.tree.expand(['pods']);
+    await shopOpen('shop expanded again after pods was collapsed and expanded');
+
+    // A selector that leaves no pod in shop: its group leaves the tree, and comes back with the pods.
+    await ui.quickPick.runCommand(COMMANDS.setLabelSelector);
+    await ui.quickPick.input.fill('app=postgres');
+    await bench.page.keyboard.press('Enter');
+    await poll('the selector in effect', () => ui.tree.message(), (m) => m.endsWith(' · app=postgres'), { timeoutMs: 60_000 });
+    await ui.tree.waitForRow(['pods', 'payments'], (r) => r.expanded === false, { timeoutMs: 60_000 });
+    await ui.tree.waitForNoRow(shop, { timeoutMs: 60_000 });
+
+    await ui.quickPick.runCommand(COMMANDS.setLabelSelector);
+    await ui.quickPick.input.fill('');
+    await bench.page.keyboard.press('Enter');
+    await shopOpen('shop back, expanded as the user left it, with every pod', (l) => l.some((name) => name.startsWith('web-')) && l.some((name) => name.startsWith('api-')));
+    await shoot('V14-expansion-kept');
+    await ui.tree.collapse(['pods']);
   });
 });

@@ -5,3 +5,4 @@ export * from './tree-node';
 export * from './watch-tooltip';
 export * from './watch-tree-model';
 export * from './view-scope';
+export * from './expansion-memory';

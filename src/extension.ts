@@ -9,6 +9,7 @@ import { registerHealthPanel, type HealthPanelRegistration } from './vscode/heal
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
 import { registerObjectDocuments } from './vscode/object-documents';
+import { registerStaleDocumentBanner } from './vscode/stale-document-banner';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
 import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
@@ -50,9 +51,15 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
   const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
-  const statusBar = registerStatusBar(manager, clock);
   const tree = registerTreeView(manager, clock);
   const describe = registerDescribeDocuments(manager, clock);
+  // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
+  // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
+  const statusBar = registerStatusBar(manager, clock, {
+    viewChanges: (listener) => tree.onDidRender(listener),
+    viewRequests: (listener) => tree.model.onDidChange(listener),
+    fallbackMs: 1000,
+  });
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
   const logs = registerPodLogs(manager, clock);
@@ -74,6 +81,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     logs,
     registerObjectDocuments(manager, clock),
     describe,
+    registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {

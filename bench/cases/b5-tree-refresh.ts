@@ -51,7 +51,7 @@ export async function b5({ h, quick }: CaseContext): Promise<CaseResult> {
       { case: 'B5', metric: 'untargeted refreshes', path, target: '0 (every refresh targeted)', met: untargeted === 0 },
     );
     notes.push(
-      `B5 (${path}): ${Math.round(r0.events / r0.seconds)} events/s reached the handlers over ${r0.seconds.toFixed(1)} s; ${r0.refreshes} refreshes naming ${r0.nodesRefreshed} nodes; answering them took ${r0.renderMsPerSecond.toFixed(1)} ms per second`,
+      `B5 (${path}): ${Math.round(r0.events / r0.seconds)} events/s reached the handlers over ${r0.seconds.toFixed(1)} s; ${r0.refreshes} refreshes naming ${r0.nodesRefreshed} nodes; answering them took ${r0.renderMsPerSecond.toFixed(1)} ms per second; the status bar drawn with them: ${r0.statusDraws} draws (${(r0.statusDraws / r0.seconds).toFixed(1)} per second), ${r0.statusMsPerSecond.toFixed(1)} ms per second`,
     );
   }
   return { rows, verdicts, notes };

@@ -15,6 +15,7 @@ import { WatchManager } from '../../src/manager';
 import { HealthRecorder } from '../../src/health';
 import { HealthFeed, HealthViewModel, markerLine } from '../../src/ui/health';
 import { WatchTreeModel, type TreeNode } from '../../src/ui/tree';
+import { StatusBarFeed } from '../../src/ui/status';
 import { collectionPath, type ResourceSpec } from './datasets';
 import { benchResource } from './resources';
 import { note, serveRpc } from './rpc';
@@ -340,9 +341,13 @@ export interface TreeResult {
   renderMsPerSecond: number;
   /** Refreshes per second between the first and the last refresh of the window. */
   refreshRate: number;
+  /** Status bar draws in the window (the StatusBarFeed drawn with the tree, as the extension wires it). */
+  statusDraws: number;
+  /** Time spent computing the status bar with the tree's refreshes, per second. */
+  statusMsPerSecond: number;
 }
 
-let tree: { manager: WatchManager; model: WatchTreeModel; dir: string; events: number; renderMs: number; at: number[] } | undefined;
+let tree: { manager: WatchManager; model: WatchTreeModel; feed: StatusBarFeed; dir: string; events: number; renderMs: number; statusMs: number; at: number[] } | undefined;
 
 /** What VS Code does on a refresh: the rows of the named nodes and of their children (all expanded); everything for `undefined`. */
 function answerRefresh(model: WatchTreeModel, nodes: TreeNode[] | undefined): void {
@@ -369,7 +374,28 @@ async function treeStart(t: TreeTask): Promise<{ objects: number }> {
   const streamingList = t.path === undefined ? undefined : t.path === 'watchlist' ? 'always' : 'never';
   const manager = new WatchManager({ contexts: [], resources: t.resources, namespaces: [], kubeconfigPath: path, streamingList });
   const model = new WatchTreeModel(manager);
-  const state = { manager, model, dir, events: 0, renderMs: 0, at: [] as number[] };
+  const timing = { statusMs: 0 };
+  // The status bar as the extension wires it: drawn with the tree's refreshes (its cost is timed).
+  const feed = new StatusBarFeed(manager, systemClock, () => undefined, {
+    viewChanges: (listener) =>
+      model.onDidChange(() => {
+        const t0 = performance.now();
+        listener();
+        timing.statusMs += performance.now() - t0;
+      }),
+  });
+  const state = {
+    manager,
+    model,
+    feed,
+    dir,
+    events: 0,
+    renderMs: 0,
+    get statusMs() {
+      return timing.statusMs;
+    },
+    at: [] as number[],
+  };
   tree = state;
   manager.addHandler({ onUpdate: () => state.events++ });
   model.onDidChange((nodes) => {
@@ -394,6 +420,8 @@ async function treeMeasure(p: { durationMs: number }): Promise<TreeResult> {
   const before = s.model.refreshCounters;
   const events0 = s.events;
   const render0 = s.renderMs;
+  const draws0 = s.feed.draws;
+  const status0 = s.statusMs;
   const t0 = performance.now();
   const wall0 = Date.now();
   await new Promise((r) => setTimeout(r, p.durationMs));
@@ -409,6 +437,8 @@ async function treeMeasure(p: { durationMs: number }): Promise<TreeResult> {
     nodesRefreshed: after.nodesRefreshed - before.nodesRefreshed,
     renderMsPerSecond: (s.renderMs - render0) / seconds,
     refreshRate,
+    statusDraws: s.feed.draws - draws0,
+    statusMsPerSecond: (s.statusMs - status0) / seconds,
   };
 }
 
@@ -529,6 +559,7 @@ serveRpc({
   treeMeasure,
   async treeStop() {
     if (tree) {
+      tree.feed.dispose();
       tree.model.dispose();
       await tree.manager.stop();
       rmSync(tree.dir, { recursive: true, force: true });

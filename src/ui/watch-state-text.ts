@@ -61,17 +61,22 @@ function describePhase(entry: WatchEntry, now: number): WatchStateText {
       return { text, icon: 'sync', color: themeColors.yellow, tone: 'warning' };
     }
     case 'unreachable':
-      return { text: reason ? `unreachable: ${reason}` : 'unreachable', icon: 'debug-disconnect', color: themeColors.red, tone: 'error' };
+      return { text: withNextTry(reason ? `unreachable: ${reason}` : 'unreachable', state.nextRetryAt, now), icon: 'debug-disconnect', color: themeColors.red, tone: 'error' };
     case 'unauthorized':
-      return { text: 'unauthorized', icon: 'lock', color: themeColors.red, tone: 'error' };
+      return { text: withNextTry('unauthorized', state.nextRetryAt, now), icon: 'lock', color: themeColors.red, tone: 'error' };
     case 'forbidden':
-      return { text: 'forbidden', icon: 'lock', color: themeColors.red, tone: 'error' };
+      return { text: withNextTry('forbidden', state.nextRetryAt, now), icon: 'lock', color: themeColors.red, tone: 'error' };
     case 'not-found':
-      return { text: reason ? `not found: ${reason}` : 'not found', icon: 'question', color: themeColors.red, tone: 'error' };
+      return { text: withNextTry(reason ? `not found: ${reason}` : 'not found', state.nextRetryAt, now), icon: 'question', color: themeColors.red, tone: 'error' };
     case 'stopped':
       if (state.reason && /paus/i.test(state.reason)) return { text: 'paused', icon: 'debug-pause', color: themeColors.grey, tone: 'idle' };
       return { text: 'stopped', icon: 'circle-slash', color: themeColors.grey, tone: 'idle' };
   }
+}
+
+/** A failure's text with when the informer tries again: "unreachable: … · next try in 4 s". */
+function withNextTry(text: string, nextRetryAt: number | undefined, now: number): string {
+  return nextRetryAt !== undefined && nextRetryAt > now ? `${text} · next try in ${secondsUntil(nextRetryAt, now)} s` : text;
 }
 
 /** The first line of `text`, cut to `max` characters with an ellipsis. */

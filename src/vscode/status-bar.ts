@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { systemClock, type Clock, type Disposable, type TimerHandle } from '../informer';
+import { systemClock, type Clock, type Disposable } from '../informer';
 import type { EntriesChange, WatchEntry } from '../manager';
-import { COMMAND_LINKS, StatusBarState, type StatusBarModel } from '../ui/status';
+import { COMMAND_LINKS, StatusBarFeed, type StatusBarFeedOptions, type StatusBarModel } from '../ui/status';
 
 /** What the indicator reads from the watch manager (a WatchManager is one). */
 export interface StatusBarSource {
@@ -17,30 +17,20 @@ export interface StatusBarRegistration extends vscode.Disposable {
   readonly model: StatusBarModel;
 }
 
-/** Refresh period while something counts down or may cross a 30 s threshold. */
-const TICK_MS = 1000;
-
 /**
  * The status bar watch indicator: one item on the left, `$(eye) 12/12` and friends (see
- * `statusBarModel`). Refreshed on every entries change, and every second on `clock` only while
- * the model says time matters (`ticking`); no timer runs while every watch is healthy.
+ * `statusBarModel`). When it draws is StatusBarFeed's business: with the tree's refreshes (pass
+ * `viewChanges`, the tree model's onDidChange) so both agree, every second only while time
+ * matters, tooltip-only changes (resourceVersions) at most once a second.
  * Clicking runs `kubeWatch.showWatches`. `clock` must be the manager's, since entry states are
  * stamped with its time.
  */
-export function registerStatusBar(manager: StatusBarSource, clock: Clock = systemClock): StatusBarRegistration {
+export function registerStatusBar(manager: StatusBarSource, clock: Clock = systemClock, options: StatusBarFeedOptions = {}): StatusBarRegistration {
   const item = vscode.window.createStatusBarItem('kubeWatch.status', vscode.StatusBarAlignment.Left, 50);
   item.name = 'Kube Watch';
   item.command = 'kubeWatch.showWatches';
-  const state = new StatusBarState();
-  let timer: TimerHandle | undefined;
-  let disposed = false;
-  let shown = '';
-  let model = state.update(manager.entries(), clock.now());
 
   const apply = (m: StatusBarModel) => {
-    const key = JSON.stringify([m.text, m.background, m.tooltip, m.ariaLabel]);
-    if (key === shown) return;
-    shown = key;
     item.text = m.text;
     const tooltip = new vscode.MarkdownString(m.tooltip, true);
     tooltip.isTrusted = { enabledCommands: [...COMMAND_LINKS] };
@@ -49,34 +39,18 @@ export function registerStatusBar(manager: StatusBarSource, clock: Clock = syste
     item.accessibilityInformation = { label: m.ariaLabel, role: 'button' };
   };
 
-  const refresh = () => {
-    if (disposed) return;
-    timer?.cancel();
-    timer = undefined;
-    model = state.update(manager.entries(), clock.now());
-    apply(model);
-    if (model.ticking) timer = clock.setTimer(refresh, TICK_MS);
-  };
-
-  const subscription = manager.onDidChangeEntries(refresh);
-  apply(model);
-  if (model.ticking) timer = clock.setTimer(refresh, TICK_MS);
+  const feed = new StatusBarFeed(manager, clock, apply, options);
   item.show();
 
   return {
     setPaused(paused: boolean) {
-      state.setPaused(paused);
-      refresh();
+      feed.setPaused(paused);
     },
     get model() {
-      return model;
+      return feed.model;
     },
     dispose() {
-      if (disposed) return;
-      disposed = true;
-      timer?.cancel();
-      timer = undefined;
-      subscription.dispose();
+      feed.dispose();
       item.dispose();
     },
   };

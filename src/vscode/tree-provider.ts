@@ -28,6 +28,15 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly changed = new vscode.EventEmitter<TreeNode[] | undefined>();
   readonly onDidChangeTreeData: vscode.Event<TreeNode[] | undefined> = this.changed.event;
   private readonly subscription: { dispose(): void };
+  private readonly rendered = new vscode.EventEmitter<void>();
+  /**
+   * Fires once VS Code has asked for the rows of the resource nodes a refresh named (it does so
+   * right before it sends them to the window), or at once when a refresh names none: the moment
+   * the status bar may draw and still agree with the tree (VS Code delays tree refreshes).
+   */
+  readonly onDidRender: vscode.Event<void> = this.rendered.event;
+  /** Resource nodes named by the last refresh whose rows VS Code has not asked for yet. */
+  private awaiting: Set<TreeNode> | undefined;
 
   /** What the user expanded, so that it is expanded again when it comes back (V14). */
   readonly expansion = new ExpansionMemory();
@@ -36,7 +45,12 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     readonly model: WatchTreeModel,
     private readonly source: Pick<WatchTreeSource, 'entries'>,
   ) {
-    this.subscription = model.onDidChange((nodes) => this.changed.fire(nodes));
+    this.subscription = model.onDidChange((nodes) => {
+      const roots = nodes ? nodes.filter((n) => n.kind === 'resource') : model.getChildren();
+      this.awaiting = roots.length > 0 ? new Set(roots) : undefined;
+      this.changed.fire(nodes);
+      if (!this.awaiting) this.rendered.fire();
+    });
   }
 
   /** Asks the view for everything again (the roots appear or vanish as a whole). */
@@ -54,6 +68,10 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (p.icon) item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
     if (node.kind === 'object') item.command = { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] };
     if (node.kind === 'more') item.command = { command: LOAD_MORE_COMMAND, title: 'Show More', arguments: [node] };
+    if (this.awaiting?.delete(node) && this.awaiting.size === 0) {
+      this.awaiting = undefined;
+      this.rendered.fire();
+    }
     return item;
   }
 
@@ -80,6 +98,7 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   dispose(): void {
     this.subscription.dispose();
     this.changed.dispose();
+    this.rendered.dispose();
   }
 }
 
@@ -95,6 +114,8 @@ export interface TreeViewRegistration extends vscode.Disposable {
   readonly view: vscode.TreeView<TreeNode>;
   /** Shows the view's scope (description) and kubeconfig message again, after a settings change. */
   refreshScope(): void;
+  /** See WatchTreeProvider.onDidRender: what the status bar draws with. */
+  readonly onDidRender: vscode.Event<void>;
 }
 
 export function registerTreeView(
@@ -126,5 +147,5 @@ export function registerTreeView(
     if (node?.kind === 'more') model.loadMore(node);
   });
   const disposables = vscode.Disposable.from(loadMore, scopeWatch, expandWatch, collapseWatch, view, provider, model);
-  return { model, view, refreshScope: showScope, dispose: () => disposables.dispose() };
+  return { model, view, refreshScope: showScope, onDidRender: provider.onDidRender, dispose: () => disposables.dispose() };
 }

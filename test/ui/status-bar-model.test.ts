@@ -152,11 +152,44 @@ describe('status bar model', function () {
     const odd = entry('pods', { phase: 'forbidden', reason: 'pods is forbidden: *User* "x|y" cannot $(list) pods\nin <ns>' }, { label: 'ctx/pods | evil' });
     const many = Array.from({ length: MAX_TOOLTIP_ROWS + 5 }, (_, i) => watching(`r${String(i).padStart(2, '0')}`));
     const m = s.update([odd, ...many], t0);
-    assert.match(m.tooltip, /\| \$\(sync\) ctx\/pods \\\| evil \| forbidden \(pods is forbidden: \\\*User\\\* "x\\\|y" cannot \\\$\(list\) pods in \\<ns\\>\) \| — \|/);
+    assert.match(m.tooltip, /\| \$\(lock\) ctx\/pods \\\| evil \| forbidden \(pods is forbidden: \\\*User\\\* "x\\\|y" cannot \\\$\(list\) pods in \\<ns\\>\) \| — \|/);
     const rows = m.tooltip.split('\n').filter((l) => l.startsWith('| $('));
     assert.equal(rows.length, MAX_TOOLTIP_ROWS);
     assert.match(rows[0], /evil/, 'worst first');
     assert.match(m.tooltip, /…and 6 more \(6 watching\)/);
+  });
+
+  it('V04 not red once the server is back: a watch still waiting for its retry after an outage only spins, yellow if it takes long', () => {
+    const s = new StatusBarState();
+    const down = (name: string, at: number) => entry(name, { phase: 'unreachable', reason: 'connect ECONNREFUSED', since: at, nextRetryAt: at + 8000 });
+    s.update([down('pods', t0), down('services', t0)], t0);
+    let m = s.update([down('pods', t0 + 32_000), down('services', t0 + 32_000)], t0 + 32_000);
+    assert.equal(m.background, 'error', 'red during an outage of more than 30 s');
+    // The server is back at +40 s: pods watches again, services waits for its next try.
+    m = s.update([entry('pods', { phase: 'watching', since: t0 + 40_000 }), down('services', t0 + 36_000)], t0 + 40_000);
+    assert.equal(m.background, 'none', 'the outage is over: not red');
+    assert.equal(m.text, '$(sync~spin) 1/2');
+    m = s.modelAt([entry('pods', { phase: 'watching', since: t0 + 40_000 }), down('services', t0 + 36_000)], t0 + 48_000);
+    assert.equal(m.background, 'none', 'still within the reachability fan-out');
+    m = s.modelAt([entry('pods', { phase: 'watching', since: t0 + 40_000 }), down('services', t0 + 36_000)], t0 + 71_000);
+    assert.equal(m.background, 'warning', 'not caught up 30 s after the server came back');
+    assert.match(m.tooltip, /still reconnecting 31 s after the server came back/);
+    m = s.update([entry('pods', { phase: 'watching', since: t0 + 40_000 }), entry('services', { phase: 'watching', since: t0 + 72_000 })], t0 + 72_000);
+    assert.equal(m.text, '$(eye) 2/2');
+  });
+
+  it('V04 a 403 does not spin like a reconnect: a lock, and red after 30 s even while the server answers the other watches', () => {
+    const s = new StatusBarState();
+    const refused = (at: number) => entry('secrets', { phase: 'forbidden', reason: 'secrets is forbidden', since: at, nextRetryAt: at + 60_000 });
+    let m = s.update([entry('pods', { phase: 'watching' }), refused(t0)], t0);
+    assert.equal(m.text, '$(lock) 1/2');
+    assert.equal(m.spinning, false);
+    assert.match(m.ariaLabel, /refused by the server/);
+    assert.match(m.tooltip, /\| \$\(lock\) ctx\/secrets in default \| forbidden · next try in 60 s/);
+    // Its slow retry relists, and is refused again: still no spinning.
+    m = s.update([entry('pods', { phase: 'watching', since: t0 + 60_500 }), entry('secrets', { phase: 'listing', since: t0 + 60_000 })], t0 + 60_000);
+    assert.equal(m.spinning, false);
+    assert.equal(m.background, 'error');
   });
 
   describe('against the local API server, on a manual clock', () => {

@@ -401,6 +401,40 @@ describe('tree view model', function () {
     assert.deepEqual(model.getChildren(pods), [], 'the retired node is detached');
   });
 
+  it('V01 draws the objects of a watch down for more than a second stale, ticking only its subtree, and live again the moment it watches', async () => {
+    const { server, manager, model, clock, refreshes } = await setup({ resources: ['configmaps', 'pods'], namespaces: ['default'] }, (s) => {
+      s.create('pods', runningPod('a'));
+      s.create('configmaps', { metadata: { name: 'cm', namespace: 'default' } });
+    });
+    const pods = root(model, 'pods');
+    const cms = root(model, 'configmaps');
+    const row = () => model.present(objectNamed(model, pods, 'a') as ObjectNode);
+    render(model);
+    const live = row();
+    assert.doesNotMatch(live.description ?? '', /stale/);
+    await server.goDown();
+    await until(() => manager.entries().every((e) => e.state.phase !== 'watching'), () => JSON.stringify(manager.entries().map((e) => e.state.phase)));
+    clock.advance(500);
+    assert.doesNotMatch(row().description ?? '', /stale/, 'within the grace');
+    refreshes.length = 0;
+    clock.advance(1000);
+    assert.match(row().description ?? '', /^stale 1 s · (unreachable|reconnecting) · Running 1\/1/);
+    assert.equal(row().icon?.id, live.icon?.id, 'the same icon');
+    assert.equal(row().icon?.color, themeColors.grey, 'muted');
+    assert.match(model.tooltip(objectNamed(model, pods, 'a') as ObjectNode) ?? '', /^\$\(history\) \*\*Stale: not live since .* the watch is (unreachable|reconnecting)/);
+    assert.ok(model.stalenessOf(pods.entryId as string));
+    assert.ok(refreshes.length > 0 && refreshes.every((r) => r !== undefined && r.every((n) => n === pods || n === cms)), 'the stale tick names the watch nodes only');
+    clock.advance(3000);
+    assert.match(row().description ?? '', /^stale 4 s · /, 'the stale time ticks');
+    await server.comeUp();
+    await until(() => manager.entries().every((e) => e.state.phase === 'watching'), () => JSON.stringify(manager.entries().map((e) => e.state.phase)));
+    assert.doesNotMatch(row().description ?? '', /stale/, 'live again at once');
+    assert.equal(model.stalenessOf(pods.entryId as string), undefined);
+    refreshes.length = 0;
+    clock.advance(5000);
+    assert.ok(refreshes.every((r) => r !== undefined && r.every((n) => n.kind !== 'object')), 'no stale tick once live');
+  });
+
   it('leaves no timer or listener behind once disposed', async () => {
     const { server, model, clock, refreshes, manager } = await setup({ resources: ['configmaps'], namespaces: ['default'] });
     server.create('configmaps', { metadata: { name: 'late', namespace: 'default' } });

@@ -27,6 +27,12 @@ describe('describeWatchState', () => {
     assert.deepEqual(describeWatchState(entry({ phase: 'watching' }), NOW), { text: 'watching · rv 48213', icon: 'eye', tone: 'ok' });
   });
 
+  it('V04 unreachable and the refusals say when the next try is', () => {
+    assert.equal(describeWatchState(entry({ phase: 'unreachable', reason: 'connect ECONNREFUSED', nextRetryAt: NOW + 3200 }), NOW).text, 'unreachable: connect ECONNREFUSED · next try in 4 s');
+    assert.equal(describeWatchState(entry({ phase: 'forbidden', nextRetryAt: NOW + 60_000 }), NOW).text, 'forbidden · next try in 60 s');
+    assert.equal(describeWatchState(entry({ phase: 'unreachable', nextRetryAt: NOW - 1 }), NOW).text, 'unreachable', 'no countdown once due');
+  });
+
   it('backing off counts down to the next attempt in whole seconds', () => {
     const s = describeWatchState(entry({ phase: 'backing-off', reason: 'connection reset', nextRetryAt: NOW + 3200 }), NOW);
     assert.equal(s.text, 'reconnecting in 4 s');

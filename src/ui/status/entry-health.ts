@@ -49,9 +49,13 @@ export function severityRank(s: Severity): number {
  * - warning: failing (backing off, or unreachable/connecting after a failure, or not found) for
  *   more than ESCALATION_MS; or running on the last good kubeconfig because the current one
  *   cannot be read;
- * - none otherwise, including every failure younger than ESCALATION_MS.
+ * - none otherwise, including every failure younger than ESCALATION_MS;
+ * - and when the server is back (`serverBackSince`: another watch of the same context has been
+ *   watching since this run began), a network failure (unreachable, backing off) is a watch
+ *   waiting for its retry: none, or warning once it has not caught up for ESCALATION_MS. Never
+ *   red after an outage is over. Refusals (401, 403, 404) are about this watch and stay as above.
  */
-export function entryHealth(entry: WatchEntry, trouble: Trouble | undefined, now: number): EntryHealth {
+export function entryHealth(entry: WatchEntry, trouble: Trouble | undefined, now: number, serverBackSince?: number): EntryHealth {
   if (!entry.informer && (entry.errorKind === 'kubeconfig' || entry.errorKind === 'context')) {
     const what = entry.errorKind === 'context' ? 'context' : 'kubeconfig';
     return { entry, condition: 'misconfigured', severity: 'error', concern: `${what}: ${oneLine(entry.error ?? 'cannot be used', 200)}` };
@@ -65,6 +69,14 @@ export function entryHealth(entry: WatchEntry, trouble: Trouble | undefined, now
   if (!trouble) return base('starting');
 
   const reason = trouble.reason ? `: ${oneLine(trouble.reason, 200)}` : '';
+  if (serverBackSince !== undefined && serverBackSince > trouble.since && (trouble.phase === 'unreachable' || trouble.phase === 'backing-off')) {
+    // The server answers again (another watch of this context is back): this one only waits for
+    // its turn to reconnect. Not red; yellow only if catching up itself takes long.
+    if (now - serverBackSince > ESCALATION_MS) {
+      return { entry, condition: 'failing', severity: 'warning', trouble, concern: `still reconnecting ${formatSeconds(now - serverBackSince)} after the server came back${reason}` };
+    }
+    return { ...base('failing'), trouble };
+  }
   if (trouble.severeSince !== undefined && now - trouble.severeSince > ESCALATION_MS) {
     return { entry, condition: 'failing', severity: 'error', trouble, concern: `${trouble.phase} for ${formatSeconds(now - trouble.severeSince)}${reason}` };
   }

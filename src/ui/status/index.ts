@@ -5,3 +5,4 @@ export * from './row-state-text';
 export * from './status-bar-model';
 export * from './status-bar-state';
 export * from './trouble-tracker';
+export * from './status-bar-feed';

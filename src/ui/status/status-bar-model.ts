@@ -5,7 +5,7 @@ import { rowStateText } from './row-state-text';
 import type { Trouble } from './trouble-tracker';
 
 /** Codicons the indicator uses. */
-export type StatusIcon = 'eye' | 'sync' | 'error' | 'debug-pause' | 'eye-closed';
+export type StatusIcon = 'eye' | 'sync' | 'error' | 'lock' | 'debug-pause' | 'eye-closed';
 
 /** What the status bar item shows. Plain data: the VS Code adapter maps it onto a StatusBarItem. */
 export interface StatusBarModel {
@@ -60,7 +60,8 @@ export const MAX_TOOLTIP_ROWS = 20;
  */
 export function statusBarModel(input: StatusBarInput): StatusBarModel {
   const { entries, now } = input;
-  const healths = entries.map((e) => entryHealth(e, input.trouble(e.id), now));
+  const backSince = serverBackSince(entries);
+  const healths = entries.map((e) => entryHealth(e, input.trouble(e.id), now, backSince.get(e.context)));
   const total = entries.length;
   const watching = healths.filter((h) => h.condition === 'watching').length;
 
@@ -110,13 +111,15 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
     };
   }
 
-  const settling = healths.some((h) => h.condition === 'starting' || h.condition === 'failing' || h.condition === 'stopped');
-  const icon: StatusIcon = background === 'error' ? 'error' : settling ? 'sync' : 'eye';
+  const settling = healths.some((h) => (h.condition === 'starting' || h.condition === 'failing' || h.condition === 'stopped') && !isRefused(h));
+  const refused = healths.some(isRefused);
+  const icon: StatusIcon = background === 'error' ? 'error' : settling ? 'sync' : refused ? 'lock' : 'eye';
   const spinning = icon === 'sync';
   const counts = `${watching}/${total}`;
   const failing = healths.filter((h) => h.condition === 'failing' || h.condition === 'misconfigured').length;
   const words = [`${watching} of ${total} watches live`];
   if (failing > 0) words.push(`${failing} failing`);
+  if (refused && icon === 'lock') words.push('refused by the server');
   // A kubeconfig that cannot be re-read, with every watch live on the one read before, warns without "failing".
   const reloadOnly = background === 'warning' && !healths.some((h) => h.severity === 'warning' && h.condition === 'failing');
   if (background !== 'none') words.push(background === 'error' ? 'needs attention' : reloadOnly ? 'the kubeconfig cannot be read, still watching with the configuration read before' : 'has been failing for a while');
@@ -131,6 +134,32 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
     watching,
     total,
   };
+}
+
+/**
+ * A watch the server refused (401, 403, 404): retrying will not fix it, so it must not spin like
+ * a reconnect; the indicator shows a lock instead.
+ */
+function isRefused(h: EntryHealth): boolean {
+  const phase = h.entry.state.phase;
+  if (phase === 'unauthorized' || phase === 'forbidden' || phase === 'not-found') return true;
+  const last = h.trouble?.phase;
+  return h.condition === 'failing' && (last === 'unauthorized' || last === 'forbidden' || last === 'not-found');
+}
+
+/**
+ * Per context, since when the server answers again: the latest moment a watch of that context
+ * entered `watching`, when one is watching. A sibling still unreachable is then only waiting for
+ * its retry (see `entryHealth`).
+ */
+function serverBackSince(entries: readonly WatchEntry[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of entries) {
+    if (e.state.phase !== 'watching') continue;
+    const at = out.get(e.context);
+    if (at === undefined || e.state.since > at) out.set(e.context, e.state.since);
+  }
+  return out;
 }
 
 const conditionOrder: Record<EntryCondition, number> = { misconfigured: 0, failing: 1, starting: 2, stopped: 3, watching: 4 };
@@ -153,6 +182,8 @@ export function healthIcon(h: EntryHealth): string {
       return '$(eye)';
     case 'stopped':
       return '$(circle-slash)';
+    case 'failing':
+      return isRefused(h) ? '$(lock)' : '$(sync)';
     default:
       return '$(sync)';
   }

@@ -28,6 +28,11 @@ export class StatusBarState {
     return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused });
   }
 
+  /** Records a snapshot without computing what to show (the feed draws later, with the tree). */
+  record(entries: readonly WatchEntry[], now: number): void {
+    this.tracker.observe(entries, now);
+  }
+
   /** What to show at `now` for the last snapshot, without recording anything (e.g. a test looking ahead). */
   modelAt(entries: readonly WatchEntry[], now: number): StatusBarModel {
     return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused });

@@ -15,8 +15,11 @@ import {
 } from './node-presentation';
 import { crdPrinterColumns, printerKind, type PrinterColumn } from '../printers';
 import { RefreshThrottle } from './refresh-throttle';
+import { escapeMarkdown } from './markdown';
+import { themeColors } from './tone';
 import { NamespaceNode, ObjectNode, ResourceNode, type ResourceLayout, type TreeNode } from './tree-node';
 import { watchTooltip } from './watch-tooltip';
+import { staleDescription, staleExplanation, StalenessTracker, STALE_GRACE_MS, type Staleness } from '../staleness';
 
 /** What the model needs of the watch manager (a WatchManager satisfies it; benchmarks may fake it). */
 export interface WatchTreeSource {
@@ -108,6 +111,11 @@ export class WatchTreeModel implements Disposable {
   /** Entries counting down to a retry ("reconnecting in 4 s"). */
   private waiting = new Set<string>();
   private countdown: TimerHandle | undefined;
+  /** Since when, and why, each watch's objects are not live (drawn stale after the grace). */
+  private readonly staleness = new StalenessTracker();
+  /** Ticks while some watch is down: at the end of its grace, then each second its stale time moves. */
+  private staleTimer: TimerHandle | undefined;
+  private staleTimerAt = Number.POSITIVE_INFINITY;
   private readonly changes = new Emitter<TreeNode[] | undefined>();
   private readonly throttle: RefreshThrottle;
   private readonly subscriptions: Disposable[];
@@ -190,7 +198,9 @@ export class WatchTreeModel implements Disposable {
         const kind = this.printKindOf(node.entryId, node.object);
         const columns = this.columnsOf(node.entryId);
         node.shownKey = objectStatusKey(node.object, kind, columns);
-        return presentObject(node.object, node.name, kind, now, columns);
+        const row = presentObject(node.object, node.name, kind, now, columns);
+        const stale = this.staleness.staleness(node.entryId, now);
+        return stale ? staleRow(row, stale, now) : row;
       }
       case 'more':
         return presentMore(node.remaining, this.pageSize);
@@ -217,7 +227,9 @@ export class WatchTreeModel implements Disposable {
       }
       case 'object': {
         const kind = this.printKindOf(node.entryId, node.object);
-        return objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
+        const tooltip = objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
+        const stale = this.staleness.staleness(node.entryId, now);
+        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${tooltip}` : tooltip;
       }
       case 'message':
         return this.present(node).label;
@@ -245,6 +257,14 @@ export class WatchTreeModel implements Disposable {
     return crd && version ? crdPrinterColumns(crd, version) : undefined;
   }
 
+  /**
+   * Since when, and why, the objects of a watch are not live; undefined while it is live or
+   * within the grace (STALE_GRACE_MS). The YAML documents share it, so they agree with the tree.
+   */
+  stalenessOf(entryId: string): Staleness | undefined {
+    return this.staleness.staleness(entryId, this.clock.now());
+  }
+
   /** The attached object node of an object, if the tree holds it. */
   findObject(entryId: string, namespace: string, name: string): ObjectNode | undefined {
     const place = this.places.get(entryId);
@@ -269,6 +289,8 @@ export class WatchTreeModel implements Disposable {
     this.throttle.dispose();
     this.countdown?.cancel();
     this.countdown = undefined;
+    this.staleTimer?.cancel();
+    this.staleTimer = undefined;
     this.changes.dispose();
   }
 
@@ -477,6 +499,8 @@ export class WatchTreeModel implements Disposable {
       this.rootsDirty = true;
     }
     this.restartCountdown(entries);
+    this.staleness.observe(entries, this.clock.now());
+    this.scheduleStaleTick();
   }
 
   /** Inserts without scheduling (the caller refreshes the whole resource node). */
@@ -597,10 +621,46 @@ export class WatchTreeModel implements Disposable {
     return false;
   }
 
-  /** Ticks once a second while some watch counts down to a retry, so "reconnecting in N s" counts. */
+  /**
+   * Arms the stale timer for the next moment a down watch's rows change: the end of its grace
+   * (its objects turn stale), then each whole second of its stale time. No timer while all are live.
+   */
+  private scheduleStaleTick(): void {
+    if (this.disposed) return;
+    const now = this.clock.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const id of this.staleness.down()) {
+      const outage = this.staleness.outage(id);
+      if (!outage || !this.places.has(id)) continue;
+      const seconds = Math.max(1, Math.floor((now - outage.since) / ONE_SECOND) + 1);
+      next = Math.min(next, outage.since + Math.max(seconds * ONE_SECOND, STALE_GRACE_MS) + 1);
+    }
+    if (next === this.staleTimerAt && this.staleTimer) return;
+    this.staleTimer?.cancel();
+    this.staleTimer = undefined;
+    this.staleTimerAt = next;
+    if (next === Number.POSITIVE_INFINITY) return;
+    this.staleTimer = this.clock.setTimer(() => this.staleTick(), Math.max(0, next - now));
+  }
+
+  /** Refreshes the subtrees of the stale watches only (their watch node re-renders its objects). */
+  private staleTick(): void {
+    this.staleTimer = undefined;
+    this.staleTimerAt = Number.POSITIVE_INFINITY;
+    if (this.disposed) return;
+    const now = this.clock.now();
+    for (const id of this.staleness.down()) {
+      const place = this.places.get(id);
+      if (place && this.staleness.staleness(id, now)) this.dirty.add(place.watchNode);
+    }
+    if (this.dirty.size > 0) this.throttle.request();
+    this.scheduleStaleTick();
+  }
+
+  /** Ticks once a second while some watch counts down to a retry, so "reconnecting in N s" and "next try in N s" count. */
   private restartCountdown(entries: readonly WatchEntry[]): void {
     const now = this.clock.now();
-    this.waiting = new Set(entries.filter((e) => e.state.phase === 'backing-off' && (e.state.nextRetryAt ?? 0) > now).map((e) => e.id));
+    this.waiting = new Set(entries.filter((e) => e.state.phase !== 'watching' && (e.state.nextRetryAt ?? 0) > now).map((e) => e.id));
     if (this.waiting.size === 0 || this.countdown || this.disposed) return;
     this.countdown = this.clock.setTimer(() => this.tick(), ONE_SECOND);
   }
@@ -612,7 +672,7 @@ export class WatchTreeModel implements Disposable {
     for (const id of [...this.waiting]) {
       const place = this.places.get(id);
       const entry = this.source.entry(id);
-      if (!place || !entry || entry.state.phase !== 'backing-off') {
+      if (!place || !entry || entry.state.phase === 'watching' || entry.state.nextRetryAt === undefined) {
         this.waiting.delete(id);
         continue;
       }
@@ -623,6 +683,19 @@ export class WatchTreeModel implements Disposable {
     if (this.dirty.size > 0) this.throttle.request();
     if (this.waiting.size > 0) this.countdown = this.clock.setTimer(() => this.tick(), ONE_SECOND);
   }
+}
+
+/**
+ * An object's row while its watch is down: the same icon, muted, and the description led by
+ * "stale 40 s · unreachable" (the row's own fields, ages included, follow).
+ */
+function staleRow(row: NodePresentation, stale: Staleness, now: number): NodePresentation {
+  const description = staleDescription(stale, now);
+  return {
+    ...row,
+    description: row.description ? `${description} · ${row.description}` : description,
+    icon: row.icon && { id: row.icon.id, color: themeColors.grey },
+  };
 }
 
 /** A node is attached while its object, namespace and resource nodes are. */

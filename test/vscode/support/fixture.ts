@@ -251,12 +251,13 @@ export async function recordStatusTexts(api: KubeWatchApi, fn: () => PromiseLike
     const text = api.statusBar.model.text;
     if (texts[texts.length - 1] !== text) texts.push(text);
   };
-  const subscription = api.manager.onDidChangeEntries(note);
+  // The indicator draws with the tree's rows (V13): note what it shows then, and on every entries change.
+  const subscriptions = [api.manager.onDidChangeEntries(note), api.tree.onDidRender(note)];
   try {
     await fn();
     await until(() => (note(), settle()), () => `the status bar to settle; it showed ${JSON.stringify(texts)}; ${describeEntries(api)}`);
   } finally {
-    subscription.dispose();
+    for (const s of subscriptions) s.dispose();
   }
   return texts;
 }

@@ -3,6 +3,7 @@ import { HealthRecorder } from './health';
 import { systemClock } from './informer';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
+import { viewScope } from './ui/tree';
 import { registerConfigCommands } from './vscode/config-commands';
 import { registerDescribeDocuments, type DescribeRegistration } from './vscode/describe-documents';
 import { registerHealthPanel, type HealthPanelRegistration } from './vscode/health-panel';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     viewChanges: (listener) => tree.onDidRender(listener),
     viewRequests: (listener) => tree.model.onDidChange(listener),
     fallbackMs: 1000,
+    scopeOf: (entries) => viewScope(manager.configuration, entries).lines,
   });
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);

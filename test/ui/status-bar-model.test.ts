@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { emptyStats, type Informer, type InformerState, type InformerStats } from '../../src/informer';
 import type { WatchEntry, WatchManager } from '../../src/manager';
 import { ESCALATION_MS, MAX_TOOLTIP_ROWS, StatusBarState, type StatusBarModel } from '../../src/ui/status';
+import { viewScope } from '../../src/ui/tree';
 import { ManualClock, UiRig, realSleep, until } from './lifecycle-rig';
 
 const t0 = Date.UTC(2026, 0, 2, 10, 0, 0);
@@ -133,6 +134,17 @@ describe('status bar model', function () {
     // V03: it says what is wrong, never that the watches have been failing.
     assert.doesNotMatch(m.ariaLabel, /failing/);
     assert.match(m.ariaLabel, /kubeconfig cannot be read, still watching with the configuration read before/);
+  });
+
+  it('V09 the tooltip says what the view shows: context, namespaces and the selector in effect', () => {
+    const config = { contexts: [], namespaces: ['default', 'web'], labelSelector: 'app=web', fieldSelector: '' };
+    const s = new StatusBarState((entries) => viewScope(config, entries).lines);
+    const m = s.update([watching('pods'), watching('services')], t0);
+    const headline = m.tooltip.indexOf('2 of 2 watching');
+    const scope = m.tooltip.indexOf('Context: ctx  \nNamespaces: default, web  \nLabel selector: app=web');
+    assert.ok(scope > headline, `the scope follows the headline:\n${m.tooltip}`);
+    assert.ok(scope < m.tooltip.indexOf('| Watch |'), 'and comes before the table');
+    assert.doesNotMatch(new StatusBarState().update([watching('pods')], t0).tooltip, /Context:/, 'no scope lines without scopeOf');
   });
 
   it('paused, and no watches', () => {

@@ -30,6 +30,8 @@ export interface StatusBarFeedOptions {
    * tree's 100 ms refresh window.
    */
   fallbackMs?: number;
+  /** The tooltip's lines saying what the view shows (context, namespaces, selectors; `viewScope(...).lines`). */
+  scopeOf?: (entries: readonly WatchEntry[]) => readonly string[];
 }
 
 const TICK_MS = 1000;
@@ -49,7 +51,7 @@ const TICK_MS = 1000;
  * Invariant: at most one tick, one tooltip and one fallback timer pending; none after dispose.
  */
 export class StatusBarFeed implements Disposable {
-  private readonly state = new StatusBarState();
+  private readonly state: StatusBarState;
   private readonly tooltipRefreshMs: number;
   private readonly fallbackMs: number;
   private readonly subscriptions: Disposable[];
@@ -73,6 +75,7 @@ export class StatusBarFeed implements Disposable {
     private readonly show: (model: StatusBarModel) => void,
     options: StatusBarFeedOptions = {},
   ) {
+    this.state = new StatusBarState(options.scopeOf);
     this.tooltipRefreshMs = options.tooltipRefreshMs ?? 1000;
     this.fallbackMs = options.fallbackMs ?? 250;
     const withView = options.viewChanges;

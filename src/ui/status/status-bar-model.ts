@@ -37,6 +37,8 @@ export interface StatusBarInput {
   readonly trouble: (entryId: string) => Trouble | undefined;
   /** Watching is paused by the user: the manager is stopped on purpose. */
   readonly paused?: boolean;
+  /** What the view shows, one line each (`Context: kind-dev`, `Namespaces: all`, `Label selector: app=web`): the tooltip says it under its headline. */
+  readonly scope?: readonly string[];
 }
 
 /** The commands the tooltip links to; the adapter trusts exactly these. */
@@ -94,7 +96,7 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
 
   const background = healths.reduce<Severity>((s, h) => worse(s, h.severity), 'none');
   const ticking = healths.some((h) => h.trouble !== undefined || (h.condition !== 'watching' && h.entry.state.nextRetryAt !== undefined));
-  const tooltip = tooltipMarkdown(healths, now, watching, total);
+  const tooltip = tooltipMarkdown(healths, now, watching, total, input.scope ?? []);
 
   if (healths.every((h) => h.condition === 'misconfigured')) {
     const kind = healths.every((h) => h.entry.errorKind === 'context') ? 'Context' : 'Kubeconfig';
@@ -193,9 +195,10 @@ export function healthIcon(h: EntryHealth): string {
  * The tooltip: a headline, the concerns behind a coloured background, and a table of the
  * informers with their state and last seen resourceVersion, worst first.
  */
-function tooltipMarkdown(healths: readonly EntryHealth[], now: number, watching: number, total: number): string {
+function tooltipMarkdown(healths: readonly EntryHealth[], now: number, watching: number, total: number, scope: readonly string[]): string {
   const sorted = [...healths].sort(compareHealth);
   const parts: string[] = [`**Kube Watch** · ${watching} of ${total} watching`];
+  if (scope.length > 0) parts.push(scope.map((line) => escapeMarkdown(line)).join('  \n'));
   const concerns = sorted.filter((h) => h.severity !== 'none' && h.concern);
   if (concerns.length > 0) {
     const shown = concerns.slice(0, 3).map((h) => `${healthIcon(h)} ${escapeMarkdown(h.entry.label)}: ${escapeMarkdown(h.concern ?? '')}`);

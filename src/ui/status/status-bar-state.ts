@@ -12,6 +12,9 @@ export class StatusBarState {
   private readonly tracker = new TroubleTracker();
   private paused = false;
 
+  /** `scopeOf` gives the tooltip's lines saying what the view shows (see `viewScope`); none without it. */
+  constructor(private readonly scopeOf: (entries: readonly WatchEntry[]) => readonly string[] = () => []) {}
+
   /** Paused on purpose: the model shows "Paused" whatever the entries. Resuming starts from a clean slate. */
   setPaused(paused: boolean): void {
     if (this.paused && !paused) this.tracker.clear();
@@ -25,7 +28,7 @@ export class StatusBarState {
   /** Records the snapshot and returns what to show at `now`. */
   update(entries: readonly WatchEntry[], now: number): StatusBarModel {
     this.tracker.observe(entries, now);
-    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused });
+    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused, scope: this.scopeOf(entries) });
   }
 
   /** Records a snapshot without computing what to show (the feed draws later, with the tree). */
@@ -35,6 +38,6 @@ export class StatusBarState {
 
   /** What to show at `now` for the last snapshot, without recording anything (e.g. a test looking ahead). */
   modelAt(entries: readonly WatchEntry[], now: number): StatusBarModel {
-    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused });
+    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused, scope: this.scopeOf(entries) });
   }
 }

@@ -15,6 +15,11 @@ export interface LogTarget {
   readonly container: string;
   /** The last terminated run (`--previous`): read once, never followed or resumed. */
   readonly previous?: boolean;
+  /**
+   * Start with the last N lines (`tailLines`, kubectl's `--tail`) instead of the whole log; only
+   * the first stream asks for it, a resumed one starts from `sinceTime` as always.
+   */
+  readonly tailLines?: number;
 }
 
 /** Where a follower writes. Lines arrive without their timestamp prefix, in order, at most once. */
@@ -102,12 +107,14 @@ export class LogFollower {
     // The container's run when the last stream opened: a different run at the next open means it restarted in between.
     let runAtEnd: ContainerRun | undefined;
     let runAtOpen: ContainerRun | undefined;
+    let everOpened = false;
     while (!this.stopped) {
       const query: Record<string, string> = { timestamps: 'true', container: this.target.container };
       if (this.target.previous) query.previous = 'true';
       else query.follow = 'true';
       const last = this.deduper.lastTimestampMs;
       const resuming = endedAt !== undefined;
+      if (!everOpened && last === undefined && this.target.tailLines !== undefined) query.tailLines = String(Math.max(0, Math.floor(this.target.tailLines)));
       if (resuming && last !== undefined) {
         query.sinceTime = sinceTimeFor(last);
         this.deduper.resume();
@@ -129,6 +136,7 @@ export class LogFollower {
           },
           () => {
             opened = true;
+            everOpened = true;
             this.armSilence(attempt);
             if (resuming) {
               const restarted = restartedBetween(runAtEnd, this.options.currentRun?.());

@@ -12,6 +12,8 @@ export interface AdHocWatchRequest {
   /** Unset or '' = all namespaces (always for cluster-scoped types). */
   readonly namespace?: string;
   readonly fieldSelector?: string;
+  /** A label selector (`app=web,tier in (a,b)`): the pods of a workload. */
+  readonly labelSelector?: string;
   /** What the watch is for, in log lines (`describe pod shop/web-1`). */
   readonly purpose: string;
 }

@@ -228,6 +228,7 @@ export class WatchManager implements Disposable {
           type,
           namespace: request.namespace || undefined,
           fieldSelector: request.fieldSelector,
+          labelSelector: request.labelSelector,
           streamingList: this.config.streamingList ?? extra.streamingList,
           streamingListMemory: session.streamingListMemory,
           backoff: maxMs ? { ...extra.backoff, maxMs } : extra.backoff,

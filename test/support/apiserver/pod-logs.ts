@@ -3,7 +3,8 @@
  * PodLogOptions): plain text lines; with `timestamps=true` each prefixed by an RFC3339Nano
  * timestamp and a space; `sinceTime` (RFC3339, whole seconds) keeps lines at or after it;
  * `container` picks the container (400 when the pod has several and none is named);
- * `previous` reads the last terminated run (400 when there is none); `follow` keeps the
+ * `previous` reads the last terminated run (400 when there is none); `tailLines` keeps the last
+ * N lines of the backlog (a negative value keeps all, as the kubelet does); `follow` keeps the
  * response open and writes lines as the container writes them.
  *
  * Invariants: every line has one timestamp, never decreasing within a container run; a
@@ -132,12 +133,19 @@ export class PodLogs {
       since = Date.parse(query.sinceTime);
       if (Number.isNaN(since)) return badRequest(`parsing time "${query.sinceTime}" as "2006-01-02T15:04:05Z07:00": cannot parse`);
     }
+    let tail = Number.POSITIVE_INFINITY;
+    if (query.tailLines !== undefined) {
+      tail = Number(query.tailLines);
+      if (!Number.isInteger(tail)) return badRequest(`strconv.ParseInt: parsing "${query.tailLines}": invalid syntax`);
+      if (tail < 0) tail = Number.POSITIVE_INFINITY;
+    }
     const timestamps = isTrue(query.timestamps);
     const render = (l: LogLine) => `${timestamps ? `${rfc3339Nano(l.at)} ` : ''}${l.text}\n`;
 
     res.writeHead(200, baseHeaders('text/plain')); // no Content-Length: chunked on HTTP/1.1, DATA frames on HTTP/2
     const lines = previous ? log.previous! : log.current;
-    const backlog = lines.filter((l) => l.at >= since).map(render).join('');
+    const recent = lines.filter((l) => l.at >= since);
+    const backlog = (tail < recent.length ? recent.slice(Math.max(0, recent.length - tail)) : recent).map(render).join('');
     if (backlog) res.write(backlog);
     if (previous || !isTrue(query.follow)) {
       res.end();

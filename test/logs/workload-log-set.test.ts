@@ -1,0 +1,223 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { systemClock, type KubeObject } from '../../src/informer';
+import { WatchManager } from '../../src/manager';
+import { WorkloadLogSet, workloadRefOf, type LogStreamId, type WorkloadLogSink, type WorkloadRef } from '../../src/logs';
+import { FakeApiServer } from '../support/apiserver';
+import { ManualClock } from '../ui/lifecycle-rig';
+
+const BOUND_MS = 20_000;
+const T0 = Date.parse('2026-11-23T02:40:00.100Z');
+
+async function until(cond: () => boolean, what: () => string): Promise<void> {
+  const deadline = Date.now() + BOUND_MS;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Everything the set wrote, in order, as readable lines. */
+class RecordingSink implements WorkloadLogSink {
+  readonly all: string[] = [];
+  line(s: LogStreamId, text: string): void {
+    this.all.push(`[${s.pod}/${s.container}] ${text}`);
+  }
+  marker(s: LogStreamId, text: string): void {
+    this.all.push(`-- [${s.pod}/${s.container}] ${text}`);
+  }
+  podFollowed(pod: string, _i: number, containers: readonly string[]): void {
+    this.all.push(`++ ${pod}: ${containers.join(',')}`);
+  }
+  podEnded(pod: string, _i: number, why: string): void {
+    this.all.push(`xx ${pod} ${why}`);
+  }
+  leftOut(streams: readonly string[], max: number): void {
+    this.all.push(`!! left out (max ${max}): ${streams.join(' ')}`);
+  }
+  notice(text: string): void {
+    this.all.push(`.. ${text}`);
+  }
+  linesOf(pod: string, container: string): string[] {
+    const p = `[${pod}/${container}] `;
+    return this.all.filter((l) => l.startsWith(p)).map((l) => l.slice(p.length));
+  }
+  has(line: string): boolean {
+    return this.all.includes(line);
+  }
+}
+
+/**
+ * A workload's logs through the real stack: a WatchManager on a real KubeConfig and our
+ * transport (its ad-hoc watches find the pods), LogFollowers on that transport, the local API
+ * server serving the pods and their logs. The followers' backoff runs on a manual clock.
+ */
+describe('logs: all containers of a workload (manager, ad-hoc watches, local API server)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let server: FakeApiServer;
+  let manager: WatchManager;
+  let entryId: string;
+  const sets: WorkloadLogSet[] = [];
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-wlogs-'));
+    server = await FakeApiServer.start({ token: 't' });
+    server.defineResource({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'] });
+    const kubeconfig = path.join(dir, 'config');
+    server.writeKubeconfig(kubeconfig, { context: 'ctx', token: 't' });
+    manager = new WatchManager({ contexts: [], resources: ['deployments.apps'], namespaces: [], kubeconfigPath: kubeconfig }, { clock: systemClock });
+    await manager.start();
+    await until(() => manager.entries().some((e) => e.informer?.state.synced), () => 'the deployments watch');
+    entryId = manager.entries()[0].id;
+  });
+
+  afterEach(async () => {
+    await Promise.all(sets.splice(0).map((s) => s.stop()));
+    await manager.stop();
+    await server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  function deployment(name: string): { deploy: KubeObject; rs: KubeObject } {
+    const deploy = server.create('deployments.apps', {
+      metadata: { namespace: 'shop', name, labels: { app: name } },
+      spec: { replicas: 2, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } } } },
+    }) as KubeObject;
+    const rs = server.create('replicasets.apps', {
+      metadata: {
+        namespace: 'shop',
+        name: `${name}-7d9f8b6c4`,
+        labels: { app: name, 'pod-template-hash': '7d9f8b6c4' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name, uid: deploy.metadata.uid, controller: true }],
+      },
+      spec: { replicas: 2, selector: { matchLabels: { app: name, 'pod-template-hash': '7d9f8b6c4' } } },
+    }) as KubeObject;
+    return { deploy, rs };
+  }
+
+  function pod(name: string, labels: Record<string, string>, owner: KubeObject | undefined, containers = ['app', 'sidecar']): KubeObject {
+    return server.create('pods', {
+      metadata: {
+        namespace: 'shop',
+        name,
+        labels,
+        ...(owner ? { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: owner.metadata.name, uid: owner.metadata.uid, controller: true }] } : {}),
+      },
+      spec: { containers: containers.map((c) => ({ name: c, image: 'busybox' })) },
+      status: { phase: 'Running', containerStatuses: containers.map((c) => ({ name: c, restartCount: 0, containerID: `containerd://${name}-${c}`, ready: true, state: { running: {} } })) },
+    }) as KubeObject;
+  }
+
+  function openSet(workload: KubeObject, clock: ManualClock, sink: WorkloadLogSink, maxStreams = 20): WorkloadLogSet {
+    const ref = workloadRefOf('Deployment', workload);
+    assert.equal(typeof ref, 'object', String(ref));
+    const spec = manager.contextSpecOf(entryId)!;
+    const set = new WorkloadLogSet(ref as WorkloadRef, sink, {
+      transport: manager.transportOf(entryId)!,
+      clock,
+      maxStreams,
+      tailLines: 10,
+      watch: (request) => manager.watchAdHoc({ spec, type: request.type, namespace: request.namespace, labelSelector: request.labelSelector, purpose: request.purpose }),
+    });
+    sets.push(set);
+    set.start();
+    return set;
+  }
+
+  const logStreams = () => server.podLogs.openStreams;
+
+  it('follows 2 pods × 2 containers (4 prefixed streams, not the pod of another owner), a new pod, a deleted pod; stopping leaves nothing', async () => {
+    const { deploy, rs } = deployment('web');
+    const a = pod('web-7d9f8b6c4-aaaaa', { app: 'web', 'pod-template-hash': '7d9f8b6c4' }, rs);
+    pod('web-7d9f8b6c4-bbbbb', { app: 'web', 'pod-template-hash': '7d9f8b6c4' }, rs);
+    // Matches the selector but belongs to another ReplicaSet (not the Deployment's): not followed.
+    const stranger = server.create('replicasets.apps', { metadata: { namespace: 'shop', name: 'web-canary', labels: { app: 'web' } }, spec: { selector: { matchLabels: { app: 'web' } } } }) as KubeObject;
+    pod('web-canary-ccccc', { app: 'web' }, stranger);
+    for (const p of ['aaaaa', 'bbbbb']) for (const c of ['app', 'sidecar']) server.podLogs.append('shop', `web-7d9f8b6c4-${p}`, c, `${p} ${c} 1`, T0);
+    server.podLogs.append('shop', 'web-canary-ccccc', 'app', 'not mine', T0);
+
+    const clock = new ManualClock(T0 + 1000);
+    const sink = new RecordingSink();
+    const set = openSet(deploy, clock, sink);
+    await until(() => set.activeStreams === 4 && logStreams() === 4, () => `4 streams: set ${set.activeStreams}, server ${logStreams()}; ${sink.all.join(' | ')}`);
+    await until(() => sink.all.filter((l) => l.startsWith('[')).length === 4, () => `the first lines: ${sink.all.join(' | ')}`);
+    assert.deepEqual(set.followedPods, ['web-7d9f8b6c4-aaaaa', 'web-7d9f8b6c4-bbbbb']);
+    assert.deepEqual(server.podLogs.followedContainers().map((c) => `${c.pod}/${c.container}`).sort(), [
+      'web-7d9f8b6c4-aaaaa/app',
+      'web-7d9f8b6c4-aaaaa/sidecar',
+      'web-7d9f8b6c4-bbbbb/app',
+      'web-7d9f8b6c4-bbbbb/sidecar',
+    ]);
+    // Containers running at the start begin from their tail, as kubectl --tail=10.
+    const firstRequests = server.requests.filter((r) => r.path.endsWith('/log'));
+    assert.ok(firstRequests.every((r) => r.query.tailLines === '10' && r.query.follow === 'true' && r.query.timestamps === 'true'), JSON.stringify(firstRequests.map((r) => r.query)));
+
+    server.podLogs.append('shop', 'web-7d9f8b6c4-aaaaa', 'sidecar', 'aaaaa sidecar 2', T0 + 500);
+    server.podLogs.append('shop', 'web-7d9f8b6c4-bbbbb', 'app', 'bbbbb app 2', T0 + 600);
+    await until(() => sink.has('[web-7d9f8b6c4-bbbbb/app] bbbbb app 2') && sink.has('[web-7d9f8b6c4-aaaaa/sidecar] aaaaa sidecar 2'), () => sink.all.join(' | '));
+    assert.equal(sink.all.filter((l) => l.includes('not mine')).length, 0);
+
+    // Scale up: a new pod is followed from its start (no tailLines).
+    server.podLogs.append('shop', 'web-7d9f8b6c4-ddddd', 'app', 'ddddd app 1', T0 + 700);
+    pod('web-7d9f8b6c4-ddddd', { app: 'web', 'pod-template-hash': '7d9f8b6c4' }, rs, ['app']);
+    await until(() => sink.has('[web-7d9f8b6c4-ddddd/app] ddddd app 1') && set.activeStreams === 5, () => `the new pod: ${sink.all.join(' | ')}`);
+    assert.ok(sink.has('++ web-7d9f8b6c4-ddddd: app'));
+    const newPodRequest = server.requests.filter((r) => r.path.endsWith('/pods/web-7d9f8b6c4-ddddd/log'))[0];
+    assert.equal(newPodRequest.query.tailLines, undefined);
+
+    // A deleted pod stops its streams and says so.
+    server.delete('pods', 'shop', a.metadata.name!);
+    await until(() => sink.has('xx web-7d9f8b6c4-aaaaa deleted') && set.activeStreams === 3 && logStreams() === 3, () => `the deleted pod: set ${set.activeStreams}, server ${logStreams()}; ${sink.all.join(' | ')}`);
+    assert.deepEqual(set.followedPods, ['web-7d9f8b6c4-bbbbb', 'web-7d9f8b6c4-ddddd']);
+
+    assert.equal(manager.adHocWatchCount, 2, 'the pods and their ReplicaSets');
+    await set.stop();
+    assert.equal(set.activeStreams + set.activeTimers + clock.pendingTimers, 0);
+    assert.equal(manager.adHocWatchCount, 0);
+    await until(() => logStreams() === 0, () => `server streams ${logStreams()}`);
+  });
+
+  it('a stream the server drops resumes from sinceTime without a repeated line and marks the gap with its prefix', async () => {
+    const { deploy, rs } = deployment('api');
+    pod('api-7d9f8b6c4-aaaaa', { app: 'api' }, rs, ['app']);
+    server.podLogs.append('shop', 'api-7d9f8b6c4-aaaaa', 'app', 'one', T0);
+    server.podLogs.append('shop', 'api-7d9f8b6c4-aaaaa', 'app', 'two', T0 + 300);
+    const clock = new ManualClock(T0 + 1000);
+    const sink = new RecordingSink();
+    const set = openSet(deploy, clock, sink);
+    await until(() => sink.linesOf('api-7d9f8b6c4-aaaaa', 'app').length === 2, () => sink.all.join(' | '));
+
+    assert.equal(server.podLogs.drop('reset'), 1);
+    await until(() => set.activeStreams === 0 && set.activeTimers === 1, () => `the backoff wait: streams ${set.activeStreams}, timers ${set.activeTimers}`);
+    server.podLogs.append('shop', 'api-7d9f8b6c4-aaaaa', 'app', 'three', T0 + 700);
+    clock.advance(4000);
+    await until(() => sink.linesOf('api-7d9f8b6c4-aaaaa', 'app').length === 3, () => sink.all.join(' | '));
+    assert.deepEqual(sink.linesOf('api-7d9f8b6c4-aaaaa', 'app'), ['one', 'two', 'three']);
+    assert.ok(sink.has('-- [api-7d9f8b6c4-aaaaa/app] reconnected, 4 s gap'), sink.all.join(' | '));
+    const resumed = server.requests.filter((r) => r.path.endsWith('/log'))[1];
+    assert.equal(resumed.query.sinceTime, '2026-11-23T02:40:00Z');
+    assert.equal(resumed.query.tailLines, undefined);
+    await set.stop();
+    assert.equal(set.activeStreams + set.activeTimers + clock.pendingTimers + manager.adHocWatchCount, 0);
+  });
+
+  it('follows at most maxStreams streams, says which were left out, and takes them up when a pod goes', async () => {
+    const { deploy, rs } = deployment('db');
+    const first = pod('db-7d9f8b6c4-aaaaa', { app: 'db' }, rs);
+    pod('db-7d9f8b6c4-bbbbb', { app: 'db' }, rs);
+    const clock = new ManualClock(T0 + 1000);
+    const sink = new RecordingSink();
+    const set = openSet(deploy, clock, sink, 3);
+    await until(() => set.activeStreams === 3 && sink.all.some((l) => l.startsWith('!!')), () => `3 streams: ${set.activeStreams}; ${sink.all.join(' | ')}`);
+    assert.ok(sink.has('!! left out (max 3): db-7d9f8b6c4-bbbbb/sidecar'), sink.all.join(' | '));
+
+    server.delete('pods', 'shop', first.metadata.name!);
+    await until(() => sink.has('!! left out (max 3): ') && set.activeStreams === 2, () => `after the delete: ${set.activeStreams}; ${sink.all.join(' | ')}`);
+    assert.deepEqual(set.followedPods, ['db-7d9f8b6c4-bbbbb']);
+    await set.stop();
+    assert.equal(set.activeStreams + set.activeTimers + manager.adHocWatchCount, 0);
+  });
+});

@@ -1,2 +1,3 @@
 export * from './log-choices';
 export * from './log-terminal-text';
+export * from './workload-log-text';

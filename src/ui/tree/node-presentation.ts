@@ -1,4 +1,5 @@
 import type { KubeObject } from '../../informer';
+import { isWorkloadKind } from '../../logs/workload-pods';
 import type { WatchEntry } from '../../manager';
 import { objectAge } from '../age';
 import { describeRow, kubectlLines, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
@@ -76,8 +77,8 @@ export function presentObject(obj: KubeObject, name: string, kind: string | unde
     description: describeRow(row),
     icon: { id: row.health.icon, color: toneColor(row.health.tone) },
     collapsible: 'none',
-    // 'object.pod' offers Follow Logs; every object row matches /^object/.
-    contextValue: kind === 'Pod' ? 'object.pod' : 'object',
+    // 'object.pod' and 'object.workload' offer Follow Logs; every object row matches /^object/.
+    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : 'object',
   };
 }
 

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { Clock, KubeObject, KubeTransport } from '../../informer';
-import { containerRunOf } from '../../logs';
-import type { WatchEntry } from '../../manager';
-import { logChoicesOf, terminalName, type LogChoice } from '../../ui/logs';
+import { containerRunOf, isWorkloadKind, workloadRefOf, type WorkloadKind } from '../../logs';
+import type { AdHocWatch, AdHocWatchRequest, WatchEntry } from '../../manager';
+import { logChoicesOf, terminalName, workloadTerminalName, type LogChoice } from '../../ui/logs';
 import { EntryTransport } from './entry-transport';
 import { PodLogTerminal } from './pod-log-terminal';
+import { WorkloadLogTerminal } from './workload-log-terminal';
 
 export const FOLLOW_LOGS_COMMAND = 'kubeWatch.followLogs';
 
@@ -13,7 +14,20 @@ export interface PodLogSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
   transportOf(id: string): KubeTransport | undefined;
+  /** The context spec of an entry, to watch a workload's pods on its context. */
+  contextSpecOf(id: string): string | undefined;
+  watchAdHoc(request: AdHocWatchRequest): AdHocWatch;
 }
+
+/** A log terminal of either kind (a pod's containers, or every container of a workload's pods). */
+interface LogTerminal {
+  readonly activeStreams: number;
+  readonly activeTimers: number;
+  close(): void;
+}
+
+/** kubectl's `--tail=10` of `kubectl logs -f deploy/NAME`: where containers already running start. */
+const WORKLOAD_TAIL_LINES = 10;
 
 /** The registered command and the terminals it opened; disposing closes them all. */
 export interface PodLogsRegistration extends vscode.Disposable {
@@ -36,9 +50,11 @@ interface PodRef {
  * `kubeWatch.followLogs`: from a pod row of the tree (argument: the object node) or the command
  * palette (a pod picker over the watched pods), then a container picker when there is a choice,
  * opens a terminal that follows the log through disconnects on the context's own transport.
+ * From a workload row (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) it follows every
+ * container of the workload's pods as they come and go (a WorkloadLogTerminal).
  */
 export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsRegistration {
-  const open = new Map<PodLogTerminal, vscode.Terminal>();
+  const open = new Map<LogTerminal, vscode.Terminal>();
 
   const podOf = (ref: PodRef): KubeObject | undefined => manager.entry(ref.entryId)?.informer?.get(ref.namespace, ref.name);
 
@@ -72,9 +88,42 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
     return picked?.choice;
   };
 
+  const followWorkload = (ref: PodRef, kind: WorkloadKind) => {
+    const obj = manager.entry(ref.entryId)?.informer?.get(ref.namespace, ref.name);
+    if (!obj) {
+      void vscode.window.showWarningMessage(`${kind} ${ref.namespace}/${ref.name} is not in the watched cache any more.`);
+      return;
+    }
+    const workload = workloadRefOf(kind, obj);
+    const spec = manager.contextSpecOf(ref.entryId);
+    if (typeof workload === 'string' || spec === undefined) {
+      void vscode.window.showWarningMessage(typeof workload === 'string' ? workload : `${kind} ${ref.namespace}/${ref.name}: its watch is gone.`);
+      return;
+    }
+    const settings = vscode.workspace.getConfiguration('kubeWatch.logs');
+    const maxStreams = Math.max(1, Math.floor(settings.get<number>('maxStreams', 20)));
+    const keptLines = vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback', 1000);
+    const pty: WorkloadLogTerminal = new WorkloadLogTerminal(workload, {
+      keptLines,
+      set: {
+        transport: new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`),
+        clock,
+        maxStreams,
+        tailLines: WORKLOAD_TAIL_LINES,
+        watch: (request) => manager.watchAdHoc({ spec, ...request }),
+      },
+      onClosed: () => open.delete(pty),
+    });
+    const terminal = vscode.window.createTerminal({ name: workloadTerminalName(kind, ref.namespace, ref.name), pty, iconPath: new vscode.ThemeIcon('output') });
+    open.set(pty, terminal);
+    terminal.show(false);
+  };
+
   const follow = async (arg?: unknown) => {
     const ref = podRefOf(arg) ?? (await pickPod());
     if (!ref) return;
+    const kind = manager.entry(ref.entryId)?.type?.kind;
+    if (isWorkloadKind(kind)) return followWorkload(ref, kind);
     const pod = podOf(ref);
     if (!pod) {
       void vscode.window.showWarningMessage(`Pod ${ref.namespace}/${ref.name} is not in the watched cache any more.`);

@@ -14,6 +14,8 @@ export interface ObjectFeed {
   readonly state: InformerState;
   /** Why it ended for good (the manager stopped, the context went away); undefined while it runs. */
   readonly ended: string | undefined;
+  /** Why its resource type is not resolved yet (unknown type, discovery failing), if it is not. */
+  readonly problem?: string | undefined;
   list(): KubeObject[];
   onDidChange(listener: (change: string) => void): Disposable;
   /** Stops the watch; resolves once nothing of it runs. */
@@ -169,12 +171,15 @@ export class WorkloadLogSet {
     await Promise.allSettled([...runs, ...feeds.map((f) => f.dispose())]);
   }
 
-  /** The ReplicaSets that decide a Deployment's pods; undefined: cannot be read (the selector decides); 'wait': not listed yet. */
+  /**
+   * The ReplicaSets that decide a Deployment's pods; undefined: they cannot be read now (refused,
+   * ended, type not resolved: the selector decides until they can); 'wait': not listed yet.
+   */
   private replicaSets(): readonly KubeObject[] | undefined | 'wait' {
     const feed = this.rsFeed;
     if (!feed) return undefined;
     if (feed.state.synced) return feed.list();
-    if (feed.ended !== undefined || REFUSED.has(feed.state.phase)) return undefined;
+    if (feed.ended !== undefined || feed.problem !== undefined || REFUSED.has(feed.state.phase)) return undefined;
     return 'wait';
   }
 

@@ -204,6 +204,20 @@ describe('logs: all containers of a workload (manager, ad-hoc watches, local API
     assert.equal(set.activeStreams + set.activeTimers + clock.pendingTimers + manager.adHocWatchCount, 0);
   });
 
+  it("follows the selector's pods when the Deployment's ReplicaSets cannot be read (403)", async () => {
+    server.injectFault({ type: 'status', code: 403, reason: 'Forbidden', message: 'replicasets.apps is forbidden: User "dev" cannot list resource "replicasets"' }, { resource: 'replicasets.apps', times: Infinity });
+    const { deploy, rs } = deployment('shop');
+    pod('shop-7d9f8b6c4-aaaaa', { app: 'shop' }, rs, ['app']);
+    server.podLogs.append('shop', 'shop-7d9f8b6c4-aaaaa', 'app', 'hello', T0);
+    const clock = new ManualClock(T0 + 1000);
+    const sink = new RecordingSink();
+    const set = openSet(deploy, clock, sink);
+    await until(() => sink.has('[shop-7d9f8b6c4-aaaaa/app] hello'), () => sink.all.join(' | '));
+    assert.equal(set.activeStreams, 1);
+    await set.stop();
+    assert.equal(set.activeStreams + set.activeTimers + manager.adHocWatchCount, 0);
+  });
+
   it('follows at most maxStreams streams, says which were left out, and takes them up when a pod goes', async () => {
     const { deploy, rs } = deployment('db');
     const first = pod('db-7d9f8b6c4-aaaaa', { app: 'db' }, rs);

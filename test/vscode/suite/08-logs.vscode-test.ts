@@ -21,7 +21,7 @@ describe('Follow Logs', () => {
       spec: { containers: [{ name: 'main', image: 'busybox' }] },
       status: { phase: 'Running', containerStatuses: [{ name: 'main', restartCount: 0, ready: true, state: { running: {} } }] },
     });
-    await vscode.workspace.getConfiguration('kubeWatch').update('resources', [...SETTINGS.resources, 'pods'], vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('kubeWatch').update('resources', [...SETTINGS.resources, 'pods', 'deployments.apps'], vscode.ConfigurationTarget.Global);
   });
 
   after(async function () {
@@ -55,5 +55,46 @@ describe('Follow Logs', () => {
       () => api.logs.openTerminals() === 0 && api.logs.openStreams() === 0 && api.logs.openTimers() === 0 && server.podLogs.openStreams === 0,
       () => `nothing left: terminals ${api.logs.openTerminals()}, streams ${api.logs.openStreams()}, timers ${api.logs.openTimers()}, server streams ${server.podLogs.openStreams}`,
     );
+  });
+
+  it('follows every container of a Deployment\'s pods (4 streams); a deleted pod stops its streams; closing leaves no stream, timer or watch', async () => {
+    const { api, server } = fx;
+    const entryOfResource = (resource: string) => api.manager.entries().find((e) => e.resource === resource);
+    const running = (c: string) => ({ name: c, restartCount: 0, ready: true, containerID: `containerd://${c}`, state: { running: {} } });
+    server.create('deployments.apps', {
+      metadata: { name: 'lw', namespace: 'default', labels: { app: 'lw' } },
+      spec: { replicas: 2, selector: { matchLabels: { app: 'lw' } }, template: { metadata: { labels: { app: 'lw' } } } },
+    });
+    for (const p of ['lw-1', 'lw-2']) {
+      server.create('pods', {
+        metadata: { name: p, namespace: 'default', labels: { app: 'lw' } },
+        spec: { containers: [{ name: 'main', image: 'busybox' }, { name: 'side', image: 'busybox' }] },
+        status: { phase: 'Running', containerStatuses: [running('main'), running('side')] },
+      });
+      server.podLogs.append('default', p, 'side', `${p} side says hi`);
+    }
+    await until(() => entryOfResource('deployments.apps')?.informer?.get('default', 'lw') !== undefined, () => `the deployment in the cache: ${describeEntries(api)}`);
+    const watchesBefore = api.manager.adHocWatchCount;
+
+    await vscode.commands.executeCommand('kubeWatch.followLogs', { entryId: entryOfResource('deployments.apps')!.id, namespace: 'default', name: 'lw' });
+    const terminal = vscode.window.terminals.find((t) => t.name === 'logs default/deploy/lw');
+    assert.ok(terminal, `a terminal named after the deployment: ${vscode.window.terminals.map((t) => t.name).join(', ')}`);
+    await until(
+      () => api.logs.openStreams() === 4 && server.podLogs.openStreams === 4,
+      () => `4 streams: extension ${api.logs.openStreams()}, server ${server.podLogs.openStreams}, watches ${api.manager.adHocWatchCount}`,
+    );
+    assert.deepEqual(server.podLogs.followedContainers().map((c) => `${c.pod}/${c.container}`).sort(), ['lw-1/main', 'lw-1/side', 'lw-2/main', 'lw-2/side']);
+    assert.equal(api.manager.adHocWatchCount, watchesBefore + 2, 'the pods and the ReplicaSets of the deployment');
+
+    server.delete('pods', 'default', 'lw-2');
+    await until(() => api.logs.openStreams() === 2 && server.podLogs.openStreams === 2, () => `after the delete: extension ${api.logs.openStreams()}, server ${server.podLogs.openStreams}`);
+
+    terminal.dispose();
+    await until(
+      () => api.logs.openTerminals() === 0 && api.logs.openStreams() === 0 && api.logs.openTimers() === 0 && server.podLogs.openStreams === 0 && api.manager.adHocWatchCount === watchesBefore,
+      () => `nothing left: terminals ${api.logs.openTerminals()}, streams ${api.logs.openStreams()}, timers ${api.logs.openTimers()}, server streams ${server.podLogs.openStreams}, watches ${api.manager.adHocWatchCount}`,
+    );
+    server.delete('pods', 'default', 'lw-1');
+    server.delete('deployments.apps', 'default', 'lw');
   });
 });

@@ -4,7 +4,10 @@
  * (its lines carry `batch=N`, one per second, N going up by one: a duplicated or lost line shows
  * as a repeated or skipped N), drops the log connection on the server and reads the resumption
  * from xterm's DOM rows. X06 closes the Watch Health panel and the log terminal and checks that
- * the server has no log stream open any more. Screenshots in test-results/e2e/.
+ * the server has no log stream open any more. "X05 … on a Deployment" follows every pod of
+ * `shop/web` from the tree's context menu (each line prefixed `[pod/NAME/main]`; the web lines'
+ * client address `10.244.0.N` goes up by one a second, so a repeated or skipped line shows), drops
+ * both log connections and reads each stream's resumption. Screenshots in test-results/e2e/.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -18,6 +21,24 @@ import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const POD = 'ledger-6d5f7c8b9-b7n2k';
 const GAP_MARKER = /── reconnected, \d+ s gap ──/;
+const WEB_LINE = /^\[pod\/(web-[a-z0-9]+-[a-z0-9]+)\/main\] 10\.244\.0\.(\d+) - - \[/;
+const WEB_MARKER = /── \[pod\/(web-[a-z0-9]+-[a-z0-9]+)\/main\] reconnected, \d+ s gap ──/;
+
+/** Per pod of shop/web: the client address octets of its lines in screen order, and where its gap marker is among them. */
+function readWorkloadLog(rows: string[]): Map<string, { octets: number[]; markerAt: number }> {
+  const pods = new Map<string, { octets: number[]; markerAt: number }>();
+  const of = (pod: string) => pods.get(pod) ?? pods.set(pod, { octets: [], markerAt: -1 }).get(pod)!;
+  for (const row of rows) {
+    const marker = WEB_MARKER.exec(row);
+    if (marker) of(marker[1]).markerAt = of(marker[1]).octets.length;
+    const line = WEB_LINE.exec(row);
+    if (line) of(line[1]).octets.push(Number(line[2]));
+  }
+  return pods;
+}
+
+/** The sandbox writes `10.244.0.${(n % 200) + 10}` for its n-th line: the next line's octet. */
+const nextOctet = (o: number) => (o === 209 ? 10 : o + 1);
 
 /** The `batch=N` of each log row, in screen order, and where the gap marker is among them. */
 function readLog(rows: string[]): { batches: number[]; markerAt: number } {
@@ -118,5 +139,53 @@ describe('Follow Logs in the browser (packaged .vsix in code-server, Chromium)',
     await new Promise((resolve) => setTimeout(resolve, 3000));
     assert.equal(cluster.openLogStreams, 0, 'no reconnection after the terminal closed');
     await shoot('x06-log-terminal-closed');
+  });
+
+  it('X05 Follow Logs on a Deployment follows each of its pods with its prefix, and after the server drops the connections resumes every stream with no duplicated line; closing leaves no stream', async () => {
+    assert.equal(cluster.openLogStreams, 0, 'no log stream before');
+    await ui.tree.expand(['deployments.apps']);
+    await ui.tree.expand(['deployments.apps', 'shop']);
+    const row = await ui.tree.waitForRow(['deployments.apps', 'shop', 'web']);
+    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
+    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Follow Logs…$/ }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    // The menu acts on mouse up over a hovered item; Enter on the focused one if the click was too early.
+    await item.hover();
+    await item.click();
+    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+    if (!closed) await bench.page.keyboard.press('Enter');
+    await poll('the log terminal', () => terminal.isOpen(), (open) => open, { timeoutMs: 30_000 });
+    await terminal.maximize();
+
+    const first = await terminal.waitForRows(
+      'the header and three lines of each pod',
+      (rows) => rows.some((r) => r.includes('following every container of the pods of shop/deploy/web')) && [...readWorkloadLog(rows).values()].filter((p) => p.octets.length >= 3).length === 2,
+      { timeoutMs: 60_000 },
+    );
+    assert.deepEqual([...readWorkloadLog(first).keys()].sort(), ['web-7d9f8b6c4-2xkqp', 'web-7d9f8b6c4-q8m5z']);
+    await poll('two log streams on the server', async () => cluster.openLogStreams, (n) => n === 2, { timeoutMs: 30_000 });
+
+    assert.equal(cluster.dropLogConnections('reset'), 2);
+    const after = await terminal.waitForRows(
+      "each pod's gap marker with three of its lines after it",
+      (rows) => {
+        const pods = [...readWorkloadLog(rows).values()];
+        return pods.length === 2 && pods.every((p) => p.markerAt > 0 && p.octets.length - p.markerAt >= 3);
+      },
+      { timeoutMs: 90_000 },
+    );
+    for (const [pod, log] of readWorkloadLog(after)) {
+      for (let i = 1; i < log.octets.length; i++) {
+        assert.equal(log.octets[i], nextOctet(log.octets[i - 1]), `${pod}: every line once and in order across the resumption (marker before line ${log.markerAt}): ${log.octets.join(',')}`);
+      }
+    }
+    assert.equal(after.filter((r) => WEB_MARKER.test(r)).length, 2, 'one gap marker per stream');
+    await poll('both streams open again on the server', async () => cluster.openLogStreams, (n) => n === 2, { timeoutMs: 30_000 });
+    await shoot('x05-follow-logs-deployment');
+
+    await terminal.restore();
+    await ui.quickPick.runCommand('Terminal: Kill the Active Terminal Instance');
+    await poll('the log terminal closed', () => terminal.isOpen(), (open) => !open, { timeoutMs: 30_000 });
+    await poll('no log stream open on the server', async () => cluster.openLogStreams, (n) => n === 0, { timeoutMs: 30_000 });
   });
 });

@@ -37,6 +37,11 @@ export interface LogFollowerOptions {
   readonly currentRun?: () => ContainerRun | undefined;
   /** A stream that brings no byte for this long is taken as dead and resumed (a silent connection). */
   readonly silenceMs?: number;
+  /**
+   * True when the container has ended for good (its pod Succeeded or Failed): a stream that then
+   * ends cleanly is the end of the log, not a disconnect, and is not resumed.
+   */
+  readonly endedForGood?: () => boolean;
 }
 
 /** Answers that retrying cannot change: the pod is gone, or the request names no valid container. */
@@ -146,7 +151,7 @@ export class LogFollower {
           },
         );
         splitter.end();
-        if (this.target.previous) return this.finish();
+        if (this.target.previous || this.options.endedForGood?.()) return this.finish();
       } catch (err) {
         if (this.stopped) break;
         if (isFinal(err)) {

@@ -4,7 +4,7 @@ import type { Clock } from '../informer/clock';
 import type { KubeTransport } from '../informer/transport';
 import { containerRunOf } from './continuity';
 import { LogFollower } from './log-follower';
-import { ownedByWorkload, readableContainers, type WorkloadRef } from './workload-pods';
+import { ownedByWorkload, podFinished, readableContainers, type WorkloadRef } from './workload-pods';
 
 /**
  * A watch of objects the set reads: the pods of the workload, and for a Deployment its
@@ -275,6 +275,7 @@ export class WorkloadLogSet {
         backoff: this.options.backoff,
         silenceMs: this.options.silenceMs,
         currentRun: () => containerRunOf(streams.pod, container),
+        endedForGood: () => podFinished(streams.pod),
       },
     );
     streams.followers.set(container, follower);

@@ -134,3 +134,9 @@ export function readableContainers(pod: KubeObject): string[] {
   for (const n of names(spec.ephemeralContainers)) if (ran(ephemeralStatuses.get(n))) out.push(n);
   return out;
 }
+
+/** A pod that Succeeded or Failed: its containers will not run again, their logs have ended. */
+export function podFinished(pod: KubeObject): boolean {
+  const phase = rec(pod.status).phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+}

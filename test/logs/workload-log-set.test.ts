@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock, type KubeObject } from '../../src/informer';
-import { WatchManager } from '../../src/manager';
+import { WatchManager, type AdHocWatch } from '../../src/manager';
 import { WorkloadLogSet, workloadRefOf, type LogStreamId, type WorkloadLogSink, type WorkloadRef } from '../../src/logs';
 import { FakeApiServer } from '../support/apiserver';
 import { ManualClock } from '../ui/lifecycle-rig';
@@ -216,6 +216,49 @@ describe('logs: all containers of a workload (manager, ad-hoc watches, local API
     assert.equal(set.activeStreams, 1);
     await set.stop();
     assert.equal(set.activeStreams + set.activeTimers + manager.adHocWatchCount, 0);
+  });
+
+  it("a Job's pod that finished: its stream's end is the end of its log, not a disconnect (no resume, no timer left)", async () => {
+    const job = { metadata: { namespace: 'shop', name: 'migrate', uid: 'job-uid-1' }, spec: { selector: { matchLabels: { 'job-name': 'migrate' } } } } as KubeObject;
+    const owner = { apiVersion: 'batch/v1', kind: 'Job', name: 'migrate', uid: 'job-uid-1', controller: true };
+    const spec = { containers: [{ name: 'main', image: 'busybox' }] };
+    const running = { phase: 'Running', containerStatuses: [{ name: 'main', restartCount: 0, containerID: 'containerd://m', state: { running: {} } }] };
+    const created = server.create('pods', { metadata: { namespace: 'shop', name: 'migrate-x7k2p', labels: { 'job-name': 'migrate' }, ownerReferences: [owner] }, spec, status: running });
+    server.podLogs.append('shop', 'migrate-x7k2p', 'main', 'migrating', T0);
+    const ref = workloadRefOf('Job', job) as WorkloadRef;
+    const clock = new ManualClock(T0 + 1000);
+    const sink = new RecordingSink();
+    const spec0 = manager.contextSpecOf(entryId)!;
+    const feeds: AdHocWatch[] = [];
+    const set = new WorkloadLogSet(ref, sink, {
+      transport: manager.transportOf(entryId)!,
+      clock,
+      maxStreams: 20,
+      tailLines: 10,
+      watch: (request) => {
+        const feed = manager.watchAdHoc({ spec: spec0, ...request });
+        feeds.push(feed);
+        return feed;
+      },
+    });
+    sets.push(set);
+    set.start();
+    await until(() => sink.has('[migrate-x7k2p/main] migrating') && set.activeStreams === 1, () => sink.all.join(' | '));
+    assert.equal(manager.adHocWatchCount, 1, 'only the pods: a Job owns its pods itself');
+
+    server.podLogs.append('shop', 'migrate-x7k2p', 'main', 'done', T0 + 500);
+    await until(() => sink.has('[migrate-x7k2p/main] done'), () => sink.all.join(' | '));
+    server.update('pods', { ...created, status: { phase: 'Succeeded', containerStatuses: [{ name: 'main', restartCount: 0, containerID: 'containerd://m', state: { terminated: { exitCode: 0 } } }] } });
+    const phase = () => (feeds[0]?.list()[0]?.status as { phase?: string } | undefined)?.phase;
+    await until(() => phase() === 'Succeeded', () => `the pod watch tells it Succeeded: ${phase()}`);
+    await new Promise((r) => setTimeout(r, 0));
+    // The kubelet ends the stream of a container that exited.
+    server.podLogs.drop('end');
+    await until(() => sink.has('-- [migrate-x7k2p/main] the log ended'), () => sink.all.join(' | '));
+    assert.equal(set.activeStreams + set.activeTimers + clock.pendingTimers, 0, 'no resume pending');
+    assert.equal(server.requests.filter((r) => r.path.endsWith('/log')).length, 1);
+    await set.stop();
+    assert.equal(manager.adHocWatchCount, 0);
   });
 
   it('follows at most maxStreams streams, says which were left out, and takes them up when a pod goes', async () => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Clock, KubeObject, KubeTransport } from '../../informer';
-import { containerRunOf, isWorkloadKind, workloadRefOf, type WorkloadKind } from '../../logs';
+import { containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
 import type { AdHocWatch, AdHocWatchRequest, WatchEntry } from '../../manager';
 import { logChoicesOf, terminalName, workloadTerminalName, type LogChoice } from '../../ui/logs';
 import { EntryTransport } from './entry-transport';
@@ -144,6 +144,10 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
       currentRun: (container) => {
         const current = podOf(ref);
         return current && containerRunOf(current, container);
+      },
+      podFinished: () => {
+        const current = podOf(ref);
+        return current !== undefined && podFinished(current);
       },
       onClosed: () => open.delete(pty),
     });

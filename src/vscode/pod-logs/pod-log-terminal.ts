@@ -16,6 +16,8 @@ export interface PodLogTerminalOptions {
   readonly clock: Clock;
   /** The container's current run from the pod informer (restart detection); undefined when unknown. */
   readonly currentRun: (container: string) => ContainerRun | undefined;
+  /** True once the pod Succeeded or Failed: a stream that then ends is the end of the log. */
+  readonly podFinished?: () => boolean;
   /** The lines the terminal keeps (its scrollback), stated in the header. */
   readonly keptLines: number;
   /** Called once after the terminal is closed (by the user or by dispose) and every follower has stopped. */
@@ -61,7 +63,7 @@ export class PodLogTerminal implements vscode.Pseudoterminal {
           line: (text) => this.write(terminalLine(text, prefix, index)),
           marker: (text) => this.write(terminalMarker(text, prefix)),
         },
-        { transport: this.options.transport, clock: this.options.clock, currentRun: () => this.options.currentRun(container) },
+        { transport: this.options.transport, clock: this.options.clock, currentRun: () => this.options.currentRun(container), endedForGood: this.options.podFinished },
       );
       this.followers.push(follower);
       this.runs.push(

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/informer';
 import { labelSelectorOf, ownedByWorkload, readableContainers, workloadRefOf, type WorkloadRef } from '../../src/logs';
-import { leftOutLine, podEndedLine, workloadTerminalName } from '../../src/ui/logs';
+import { leftOutLine, podEndedLine, workloadHeaderLines, workloadTerminalName } from '../../src/ui/logs';
 import { presentObject } from '../../src/ui/tree/node-presentation';
 
 const obj = (o: Partial<KubeObject> & { metadata: KubeObject['metadata'] }): KubeObject => o;
@@ -73,6 +73,10 @@ describe('logs: which pods and containers belong to a workload', () => {
     assert.equal(workloadTerminalName('Deployment', 'shop', 'web'), 'logs shop/deploy/web');
     assert.equal(workloadTerminalName('StatefulSet', 'shop', 'db'), 'logs shop/sts/db');
     assert.equal(podEndedLine('web-1', 'deleted', 'deploy/web'), '\x1b[2m── pod/web-1 deleted ──\x1b[0m\r\n');
+    assert.deepEqual(workloadHeaderLines('Deployment', 'shop', 'web', 'app=web', 10, 20, 1000).map((l) => l.replace(/\x1b\[\d+m/g, '')), [
+      '── following every container of the pods of shop/deploy/web (app=web), as they come and go ──\r\n',
+      '── running containers start from their last 10 lines, new pods from their start; at most 20 streams (kubeWatch.logs.maxStreams); keeps the last 1,000 lines (terminal.integrated.scrollback); close the terminal to stop ──\r\n',
+    ]);
     assert.equal(
       leftOutLine(['a/x', 'b/x', 'c/x', 'd/x', 'e/x', 'f/x', 'g/x'], 20),
       '\x1b[33m── not following 7 containers (at most 20 streams, setting kubeWatch.logs.maxStreams): pod/a/x, pod/b/x, pod/c/x, pod/d/x, pod/e/x and 2 more ──\x1b[0m\r\n',

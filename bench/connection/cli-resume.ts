@@ -7,6 +7,10 @@
  *   MODE=freeze node --import tsx bench/connection/cli-resume.ts
  *     the connection freezes: how long until the CLI noticed, and until a change made after
  *     the freeze arrived.
+ *   MODE=revoke node --import tsx bench/connection/cli-resume.ts
+ *     the user's credential comes from an exec plugin (no expirationTimestamp); the server
+ *     revokes it and the plugin would hand out a new one: how long until a change made after
+ *     the revocation arrived, and how many times the plugin ran.
  * HTTP2=0 makes the server speak HTTP/1.1 only.
  */
 import { spawn } from 'node:child_process';
@@ -14,14 +18,16 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { FakeApiServer } from '../../test/support/apiserver';
+import { ExecPluginFixture } from '../../test/support/exec-plugin/exec-plugin-fixture';
 import { TcpRelay } from '../../test/support/tcp-relay';
 
 const STOP_SECONDS = Number(process.env.STOP_SECONDS ?? 60);
-const MODE = process.env.MODE === 'freeze' ? 'freeze' : 'resume';
+const MODE = process.env.MODE === 'freeze' || process.env.MODE === 'revoke' ? process.env.MODE : 'resume';
 const HTTP2 = process.env.HTTP2 !== '0';
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
 async function main(): Promise<void> {
+  if (MODE === 'revoke') return revoke();
   const server = await FakeApiServer.start({ http2: HTTP2 });
   const relay = await TcpRelay.start(Number(new URL(server.url).port));
   server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
@@ -73,6 +79,47 @@ async function main(): Promise<void> {
   if (resumed) console.log(`log: ${resumed}`);
   cli.kill('SIGTERM');
   await relay.close();
+  process.exit(0);
+}
+
+/** MODE=revoke: an exec credential revoked while the CLI watches. */
+async function revoke(): Promise<void> {
+  const server = await FakeApiServer.start({ http2: HTTP2, token: 'token-1' });
+  const plugin = new ExecPluginFixture('token-1');
+  server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
+  const dir = mkdtempSync(path.join(tmpdir(), 'kw-revoke-'));
+  const kubeconfig = path.join(dir, 'config');
+  writeFileSync(kubeconfig, plugin.kubeconfig({ server: server.url, caPem: server.caPem }));
+  const cli = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'watch', 'configmaps', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  const waiters: (() => void)[] = [];
+  cli.stdout.on('data', (c: Buffer) => {
+    out += c.toString();
+    for (const w of waiters.splice(0)) w();
+  });
+  const until = (re: RegExp, from = 0) =>
+    new Promise<void>((resolve) => {
+      const check = () => (re.test(out.slice(from)) ? resolve() : waiters.push(check));
+      check();
+    });
+  await until(/"lifecycle":"watch-opened"/);
+  const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(out)?.[1] ?? '?';
+  const runsBefore = plugin.runs();
+  const mark = out.length;
+  const revokedAt = Date.now();
+  plugin.setToken('token-2');
+  server.setToken('token-2');
+  server.dropWatches('end'); // the next request presents the revoked token
+  server.update('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: 'after-revocation' } });
+  const caught = until(/"event":"update","namespace":"default","name":"probe"/, mark).then(() => Date.now() - revokedAt);
+  const limit = new Promise<number>((r) => setTimeout(() => r(-1), 120_000));
+  const ms = await Promise.race([caught, limit]);
+  const refused = server.requests.filter((r) => r.status === 401).length;
+  const leaked = /token-[12]/.test(out);
+  console.log(`protocol ${protocol}; token revoked: ${refused} request(s) refused with 401; the change arrived after ${ms < 0 ? 'more than 120 s' : `${(ms / 1000).toFixed(1)} s`}; plugin runs ${runsBefore} before, ${plugin.runs()} after; token in the CLI's output: ${leaked ? 'YES' : 'no'}`);
+  cli.kill('SIGTERM');
+  plugin.dispose();
+  await server.close();
   process.exit(0);
 }
 

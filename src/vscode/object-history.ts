@@ -109,6 +109,8 @@ class HistoryDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
   readonly onDidChange = this.changed.event;
   /** Open live documents, by object, with the object as last shown (for when its watch stops). */
   private readonly live = new Map<string, { uri: vscode.Uri; throttle: RefreshThrottle; last?: KubeObject }>();
+  /** Kind and apiVersion per entry as last resolved: a paused or stopped entry has no type, yet its versions still need them (list items lack both). */
+  private readonly typeOfEntry = new Map<string, { kind: string; apiVersion: string }>();
   private readonly subscriptions: { dispose(): void }[];
 
   constructor(
@@ -118,6 +120,7 @@ class HistoryDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
     private readonly isPaused: () => boolean,
   ) {
     const touched = (entryId: string, obj: KubeObject) => {
+      if (!this.typeOfEntry.has(entryId)) this.rememberType(entryId);
       if (this.live.size === 0) return;
       this.live.get(liveKey({ entryId, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }))?.throttle.request();
     };
@@ -136,11 +139,17 @@ class HistoryDocuments implements vscode.TextDocumentContentProvider, vscode.Dis
     ];
   }
 
+  private rememberType(entryId: string): void {
+    const type = this.source.entry(entryId)?.type;
+    if (type) this.typeOfEntry.set(entryId, { kind: type.kind, apiVersion: groupVersion(type) });
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     const ref = parseHistoryUri(uri);
     if (!ref) return '# not a Kube Watch history document\n';
     const entry = this.source.entry(ref.target.entryId);
-    const options = { kind: entry?.type?.kind, apiVersion: entry?.type ? groupVersion(entry.type) : undefined };
+    this.rememberType(ref.target.entryId);
+    const options: { kind?: string; apiVersion?: string } = this.typeOfEntry.get(ref.target.entryId) ?? {};
     if (ref.type === 'empty') return '';
     if (ref.type === 'version') {
       const found = resolveVersion(this.source, this.store, ref.target, ref.uid, ref.seq);

@@ -15,8 +15,14 @@ class AddressList {
   private count = 0;
   private more = false;
 
-  add(address: string): void {
+  /**
+   * One endpoint; `address` undefined for one that is not ready. As in kubectl, the list is
+   * found full before readiness is looked at, so a not-ready endpoint after three ready ones
+   * still turns on "+ N more..." (even "+ 0 more...").
+   */
+  add(address: string | undefined): void {
     if (this.shown.length === MAX_SHOWN) this.more = true;
+    if (address === undefined) return;
     if (!this.more) this.shown.push(address);
     this.count++;
   }
@@ -44,12 +50,12 @@ export function formatEndpointSlices(slices: readonly KubeObject[], portName: st
     const first = (e: Json) => (Array.isArray(e.addresses) ? str(e.addresses[0]) : '');
     if (ports.length === 0) {
       // A headless Service without ports: addresses alone.
-      for (const e of endpoints) if (ready(e)) list.add(first(e));
+      for (const e of endpoints) list.add(ready(e) ? first(e) : undefined);
       continue;
     }
     for (const p of ports) {
       if (str(p.name) !== portName) continue;
-      for (const e of endpoints) if (ready(e)) list.add(joinHostPort(first(e), typeof p.port === 'number' ? String(p.port) : ''));
+      for (const e of endpoints) list.add(ready(e) ? joinHostPort(first(e), typeof p.port === 'number' ? String(p.port) : '') : undefined);
     }
   }
   return list.toString();

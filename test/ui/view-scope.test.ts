@@ -43,7 +43,9 @@ describe('the view says what it shows (V09) and why the kubeconfig is a problem 
     const entries = [entry('kind-dev', { informer: running, errorKind: 'kubeconfig', error }), entry('kind-dev', { id: 'b', informer: running, errorKind: 'kubeconfig', error })];
     assert.equal(kubeconfigProblem(entries), undefined, 'the tree is not emptied');
     assert.equal(kubeconfigReloadProblem(entries), error);
-    assert.equal(viewMessage({ contexts: [], namespaces: [] }, entries), `Kubeconfig: ${error}. Showing kind-dev · all namespaces`);
+    assert.equal(viewMessage({ contexts: [], namespaces: [] }, entries), 'The kubeconfig file /nope does not exist (still using the configuration read before). Showing kind-dev · all namespaces');
+    const other = [entry('kind-dev', { informer: running, errorKind: 'kubeconfig', error: 'EACCES: permission denied' })];
+    assert.equal(viewMessage({ contexts: [], namespaces: [] }, other), 'Kubeconfig: EACCES: permission denied. Showing kind-dev · all namespaces', 'a reason that does not name the kubeconfig gets the prefix');
     assert.equal(viewScope({ contexts: [], namespaces: [] }, entries).description, 'kind-dev · all namespaces');
   });
 });

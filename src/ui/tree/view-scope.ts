@@ -62,5 +62,10 @@ export function viewMessage(config: Parameters<typeof viewScope>[0], entries: re
   if (entries.length === 0 || kubeconfigProblem(entries) !== undefined) return undefined;
   const scope = viewScope(config, entries).description;
   const reload = kubeconfigReloadProblem(entries);
-  return reload === undefined ? `Showing ${scope}` : `Kubeconfig: ${reload}. Showing ${scope}`;
+  return reload === undefined ? `Showing ${scope}` : `${reloadSentence(reload)}. Showing ${scope}`;
+}
+
+/** The reason as a sentence that names the kubeconfig once: "Kubeconfig: " only when the reason does not say it. */
+function reloadSentence(reason: string): string {
+  return /kubeconfig/i.test(reason) ? reason.charAt(0).toUpperCase() + reason.slice(1) : `Kubeconfig: ${reason}`;
 }

@@ -185,7 +185,7 @@ describe('the status bar indicator', () => {
     assert.match(status().tooltip, /kubeconfig/);
     assert.doesNotMatch(status().ariaLabel, /failing/);
     // V03: the tree keeps its objects (the browser test sees the rows) and says why above them.
-    await until(() => /^Kubeconfig: .*still using the configuration read before/.test(api.tree.view.message ?? ''), () => `the view's message: ${api.tree.view.message}`);
+    await until(() => /kubeconfig.*still using the configuration read before/i.test(api.tree.view.message ?? ''), () => `the view's message: ${api.tree.view.message}`);
     await config.update('kubeconfigPath', fx.kubeconfig, vscode.ConfigurationTarget.Global);
     await until(() => status().background === 'none' && status().text === `$(eye) ${ALL}`, showStatus);
     assert.ok(allWatching(api));

@@ -64,7 +64,10 @@ describe('commands', () => {
       () => vscode.commands.executeCommand('kubeWatch.restartAll'),
       () => api.manager.entries().every((e) => e.state.phase === 'watching' && e.stats.lists > (before.find((b) => b.id === e.id)?.lists ?? Infinity)),
     );
-    assert.ok(texts.some((t) => t.startsWith('$(sync~spin) ')), `the status bar spun while relisting: ${JSON.stringify(texts)}`);
+    // The indicator draws with the tree's rows (V13): a relist shorter than the tree's refresh
+    // delay is never drawn, so the spin is not required here (the feed's tests prove it); what
+    // it shows meanwhile is only ever the spin or the eye, never a warning.
+    assert.ok(texts.every((t) => t.startsWith('$(sync~spin) ') || t === `$(eye) ${INFORMERS}/${INFORMERS}`), `the status bar only spun while relisting: ${JSON.stringify(texts)}`);
     // The indicator draws with the tree's rows, a moment after the entries settle (V13).
     await until(() => api.statusBar.model.text === `$(eye) ${INFORMERS}/${INFORMERS}`, () => `the status bar back to $(eye): ${api.statusBar.model.text}`);
     for (const b of before) {

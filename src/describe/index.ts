@@ -6,3 +6,5 @@ export * from './live-description';
 export * from './describers';
 export * from './related-objects';
 export * from './endpoints-format';
+export * from './object-events-watch';
+export * from './service-endpoints-watch';

@@ -4,6 +4,7 @@ import { STALE_GRACE_MS, StalenessTracker, staleBanner, type Staleness, type Wat
 import { RefreshThrottle } from '../ui/tree/refresh-throttle';
 import { describeObject } from './describe-object';
 import type { Description, ObjectTarget } from './describe-writer';
+import { ObjectEventsWatch } from './object-events-watch';
 import { ServiceEndpointsWatch, type DescribedWatch } from './service-endpoints-watch';
 
 /** Least time between two re-renders of one description while its object or events change fast. */
@@ -15,8 +16,7 @@ export const AGE_REFRESH_MS = 10_000;
 /** While its banner shows, a description is re-rendered this often, so "Stale for N s" counts as the YAML document's does. */
 export const STALE_REFRESH_MS = 1000;
 
-/** core/v1 Events: the watch of an object's events (`involvedObject.uid=…`). */
-export const EVENTS_TYPE: ResourceType = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
+export { EVENTS_TYPE, EVENTS_V1_TYPE } from './object-events-watch';
 
 /**
  * What a description shows: an object of a context, by type (resolved, or spelled as kubectl
@@ -86,7 +86,7 @@ export function targetOf(link: ObjectTarget, spec: string): DescribeTarget {
 export class LiveDescription implements Disposable {
   private entryId: string | undefined;
   private objectWatch: AdHocWatch | undefined;
-  private eventsWatch: AdHocWatch | undefined;
+  private eventsWatch: ObjectEventsWatch | undefined;
   private eventsUid: string | undefined;
   private last: KubeObject | undefined;
   private gone: { at: number; why: string } | undefined;
@@ -128,7 +128,12 @@ export class LiveDescription implements Disposable {
 
   /** The ad-hoc watches this description runs now (object, events, a Service's EndpointSlices). */
   get runningWatches(): number {
-    return [this.objectWatch, this.eventsWatch, this.endpointsWatch?.dependency?.watch].filter((w) => w && !w.ended).length;
+    return [this.objectWatch, this.eventsWatch?.dependency?.watch, this.endpointsWatch?.dependency?.watch].filter((w) => w && !w.ended).length;
+  }
+
+  /** True when the Events come from events.k8s.io/v1 because core/v1 Events are refused or not served. */
+  get usesEventsV1(): boolean {
+    return this.eventsWatch?.usesEventsV1 ?? false;
   }
 
   /** True when a Service's description follows its core Endpoints because EndpointSlices are not served or refused. */
@@ -157,7 +162,7 @@ export class LiveDescription implements Disposable {
       return { text: [...banner, ...(banner.length ? [''] : []), text].join('\n'), links: [] };
     }
     if (this.gone) banner.push(`${this.gone.why === 'deleted' ? 'Deleted' : this.gone.why} at ${new Date(this.gone.at).toISOString()}: the last known state follows.`);
-    const events = this.eventsWatch?.informer ? this.eventsWatch.list() : this.eventsWatch ? [] : undefined;
+    const events = this.eventsWatch?.list();
     const related = this.endpointsWatch?.related();
     return describeObject(this.last, { kind: this.target.kind, apiVersion: this.target.apiVersion, events, now, banner, related });
   }
@@ -168,7 +173,7 @@ export class LiveDescription implements Disposable {
     this.throttle.dispose();
     for (const s of this.subscriptions) s.dispose();
     void this.objectWatch?.dispose();
-    void this.eventsWatch?.dispose();
+    this.eventsWatch?.dispose();
     this.endpointsWatch?.dispose();
     this.objectWatch = undefined;
     this.eventsWatch = undefined;
@@ -188,9 +193,8 @@ export class LiveDescription implements Disposable {
     const entry = this.entryId ? this.source.entry(this.entryId) : undefined;
     if (entry) out.push({ id: entry.id, what: entry.label, isObject: true, watch: entry });
     else if (this.objectWatch) out.push({ id: 'object', what, isObject: true, watch: adHocWatchLike('object', this.objectWatch) });
-    if (this.eventsWatch) out.push({ id: 'events', what: `the Events of ${what}`, isObject: false, watch: adHocWatchLike('events', this.eventsWatch) });
-    const related: DescribedWatch | undefined = this.endpointsWatch?.dependency;
-    if (related) out.push({ id: related.id, what: related.what, isObject: false, watch: adHocWatchLike(related.id, related.watch) });
+    const own: (DescribedWatch | undefined)[] = [this.eventsWatch?.dependency, this.endpointsWatch?.dependency];
+    for (const d of own) if (d) out.push({ id: d.id, what: d.what, isObject: false, watch: adHocWatchLike(d.id, d.watch) });
     return out;
   }
 
@@ -273,19 +277,13 @@ export class LiveDescription implements Disposable {
       }
     }
     const uid = (this.current() ?? this.last)?.metadata.uid;
-    if (uid !== this.eventsUid || (reaskEnded && this.eventsWatch?.ended)) {
-      void this.eventsWatch?.dispose();
+    if (uid !== this.eventsUid) {
+      this.eventsWatch?.dispose();
       this.eventsWatch = undefined;
       this.eventsUid = uid;
-      if (uid) {
-        this.eventsWatch = this.adHoc({
-          spec: this.target.spec,
-          type: EVENTS_TYPE,
-          namespace: this.target.namespace || undefined,
-          fieldSelector: `involvedObject.uid=${uid}`,
-          purpose: `the Events of ${this.target.kind} ${this.target.name}`,
-        });
-      }
+      if (uid) this.eventsWatch = new ObjectEventsWatch((request) => this.adHoc(request), this.target.spec, this.target.namespace, uid, `${this.target.kind} ${this.target.name}`);
+    } else {
+      this.eventsWatch?.ensure(reaskEnded);
     }
   }
 

@@ -7,7 +7,7 @@ import { WatchManager } from '../../src/manager';
 import { LiveDescription, targetOf, type DescribeTarget, type DescriptionOptions } from '../../src/describe';
 import { staleBanner } from '../../src/ui/staleness';
 import { WatchTreeModel } from '../../src/ui/tree/watch-tree-model';
-import { ENDPOINT_SLICES, ENDPOINTS, FakeApiServer } from '../support/apiserver';
+import { ENDPOINT_SLICES, ENDPOINTS, EVENTS_V1, FakeApiServer } from '../support/apiserver';
 import { EndpointSliceController } from '../../scripts/sandbox/endpoint-slice-controller';
 
 const BOUND_MS = 20_000;
@@ -152,12 +152,15 @@ describe('describe: a Service follows its EndpointSlices; one staleness language
       await until(() => wired.runningWatches === 1 && own.runningWatches === 1 && server.openWatches('events') === 2, () => `events watches ${server.openWatches('events')}`);
       assert.doesNotMatch(wired.render().text, /Stale/);
 
-      // Only the Events are refused: the object is live, the banner names the Events' watch.
-      const refusal = server.injectFault({ type: 'status', code: 403, reason: 'Forbidden', message: 'events is forbidden: User "viewer" cannot list resource "events" in API group "" in the namespace "shop"' }, { resource: 'events', times: Infinity });
+      // Only the Events are refused (both APIs): the object is live, the banner names the Events' watch.
+      server.defineResource(EVENTS_V1);
+      const refusals = ['events', 'events.events.k8s.io'].map((resource) =>
+        server.injectFault({ type: 'status', code: 403, reason: 'Forbidden', message: `events is forbidden: User "viewer" cannot list resource "events" in the namespace "shop"` }, { resource, times: Infinity }),
+      );
       server.dropWatches('end', 'events');
       const eventsLine = await until(() => /forbidden/.test(wired.render().text.split('\n')[0]) && wired.render().text.split('\n')[0], () => wired.render().text);
       assert.match(eventsLine, /^⚠ Stale for \d+ s \(since [\d-]+ [\d:]+ UTC\): the watch of the Events of Pod web-1 is forbidden: events is forbidden: .*\. This is the last state seen, not the live object\.$/);
-      refusal.remove();
+      for (const r of refusals) r.remove();
       await manager.restartAll('test: the refusal is lifted'); // a refused watch waits long before it tries again
       await until(() => !/Stale/.test(wired.render().text), () => wired.render().text);
 

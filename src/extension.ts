@@ -53,7 +53,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
   const tree = registerTreeView(manager, clock);
-  const describe = registerDescribeDocuments(manager, clock);
+  const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
   const statusBar = registerStatusBar(manager, clock, {

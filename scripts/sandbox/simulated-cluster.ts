@@ -16,6 +16,7 @@
  *   `postgres-0` (the one the sandbox deletes and re-creates while the watch is down), a
  *   ConfigMap, a Service, a `gold-widget` still reconciling;
  * - `batch`: a Completed and a Failed job Pod; the churn adds a job Pod every few seconds;
+ * - an EndpointSlice per Service with a selector, kept current with its Pods (endpoint-slice-controller.ts);
  * - Events for what happened to them (some repeated, with their counts), and one custom resource
  *   type, `widgets.example.com` (v1, kind Widget), with its CustomResourceDefinition (printer
  *   columns Phase, Size, Color).
@@ -25,7 +26,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { EndpointSliceController } from './endpoint-slice-controller';
 import { PodLogWriter } from './pod-log-writer';
 
 /** The resource types the extension watches by default (package.json `kubeWatch.resources`), as the server names them. */
@@ -41,6 +43,7 @@ export const SERVED_TYPES = [
   'events',
   'deployments.apps',
   'replicasets.apps',
+  'endpointslices.discovery.k8s.io',
   'widgets.example.com',
   'customresourcedefinitions.apiextensions.k8s.io',
 ] as const;
@@ -137,6 +140,7 @@ export class SimulatedCluster {
   private jobSerial = 0;
   private stopped = false;
   private readonly logWriter: PodLogWriter;
+  private readonly endpointSlices: EndpointSliceController;
 
   private constructor(
     readonly server: FakeApiServer,
@@ -146,6 +150,7 @@ export class SimulatedCluster {
     private readonly log: (message: string) => void,
   ) {
     this.logWriter = new PodLogWriter(server);
+    this.endpointSlices = new EndpointSliceController(server);
   }
 
   static async start(opts: SimulatedClusterOptions = {}): Promise<SimulatedCluster> {
@@ -164,7 +169,9 @@ export class SimulatedCluster {
     server.defineResource({ group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'] });
     server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
     server.defineResource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd'] });
+    server.defineResource(ENDPOINT_SLICES);
     if (opts.seed ?? true) cluster.seed();
+    cluster.endpointSlices.start();
     if ((opts.podLogEveryMs ?? 1000) > 0) cluster.logWriter.start(opts.podLogEveryMs ?? 1000);
     log(`API server on ${server.url} (resourceVersion ${server.resourceVersion}); kubeconfig ${kubeconfigPath}, context ${context}`);
     return cluster;
@@ -637,6 +644,7 @@ export class SimulatedCluster {
     this.stopped = true;
     this.stopChurn();
     this.logWriter.stop();
+    this.endpointSlices.stop();
     await this.server.close();
     if (this.ownDir) fs.rmSync(this.ownDir, { recursive: true, force: true });
     this.log('stopped');

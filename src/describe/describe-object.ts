@@ -3,6 +3,7 @@ import { DescribeWriter, type Description } from './describe-writer';
 import { eventsSection } from './events-section';
 import { DESCRIBERS } from './describers';
 import { describeGeneric } from './generic-describer';
+import type { RelatedObjects } from './related-objects';
 
 export function hasDedicatedDescriber(kind: string): boolean {
   return DESCRIBERS.has(kind);
@@ -14,6 +15,8 @@ export interface DescribeOptions {
   /** The object's Events (any order); undefined when they are not known (no section then). */
   events?: readonly KubeObject[];
   now: number;
+  /** Objects the description shows besides its own (a Service's EndpointSlices). */
+  related?: RelatedObjects;
   /** Lines put first, e.g. the stale banner or "deleted at …", followed by an empty line. */
   banner?: readonly string[];
 }
@@ -29,7 +32,7 @@ export function describeObject(obj: KubeObject, options: DescribeOptions): Descr
   const describer = DESCRIBERS.get(options.kind);
   let body: DescribeWriter;
   try {
-    body = describer ? describer(obj, options.now) : describeGeneric(obj, options.kind, options.apiVersion);
+    body = describer ? describer(obj, options.now, options.related ?? {}) : describeGeneric(obj, options.kind, options.apiVersion);
   } catch {
     // A describer met a shape it did not expect: the generic one still shows everything.
     body = describeGeneric(obj, options.kind, options.apiVersion);

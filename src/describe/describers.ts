@@ -1,5 +1,7 @@
 import type { KubeObject } from '../informer';
 import type { DescribeWriter } from './describe-writer';
+import { describeEndpointSlice } from './endpointslice-describer';
+import type { RelatedObjects } from './related-objects';
 import { describeConfigMap } from './configmap-describer';
 import { describeCronJob } from './cronjob-describer';
 import { describeDaemonSet } from './daemonset-describer';
@@ -14,8 +16,8 @@ import { describeSecret } from './secret-describer';
 import { describeService } from './service-describer';
 import { describeStatefulSet } from './statefulset-describer';
 
-/** A describer of one kind: the description's lines before Events. */
-export type Describer = (obj: KubeObject, now: number) => DescribeWriter;
+/** A describer of one kind: the description's lines before Events (`related`: what other watches of the description know). */
+export type Describer = (obj: KubeObject, now: number, related: RelatedObjects) => DescribeWriter;
 
 /** The dedicated describers, by kind; every other kind gets the generic one. */
 export const DESCRIBERS: ReadonlyMap<string, Describer> = new Map<string, Describer>([
@@ -27,6 +29,7 @@ export const DESCRIBERS: ReadonlyMap<string, Describer> = new Map<string, Descri
   ['Job', describeJob],
   ['CronJob', describeCronJob],
   ['Service', describeService],
+  ['EndpointSlice', describeEndpointSlice],
   ['Node', describeNode],
   ['PersistentVolumeClaim', describePersistentVolumeClaim],
   ['ConfigMap', describeConfigMap],

@@ -2,10 +2,13 @@ import type { KubeObject } from '../informer';
 import { DescribeWriter } from './describe-writer';
 import { rec, since, str, num } from './describe-format';
 
-/** When an Event was last seen, in ms (lastTimestamp, else series.lastObservedTime, eventTime, firstTimestamp, creation). */
+/**
+ * When an Event was last seen, in ms: lastTimestamp (events.k8s.io/v1: deprecatedLastTimestamp),
+ * else series.lastObservedTime, eventTime, firstTimestamp (deprecatedFirstTimestamp), creation.
+ */
 export function lastSeen(event: KubeObject): number {
   const e = event as KubeObject & Record<string, unknown>;
-  for (const v of [e.lastTimestamp, rec(e.series).lastObservedTime, e.eventTime, e.firstTimestamp, event.metadata.creationTimestamp]) {
+  for (const v of [e.lastTimestamp, e.deprecatedLastTimestamp, rec(e.series).lastObservedTime, e.eventTime, e.firstTimestamp, e.deprecatedFirstTimestamp, event.metadata.creationTimestamp]) {
     const t = typeof v === 'string' ? Date.parse(v) : NaN;
     if (!Number.isNaN(t)) return t;
   }
@@ -30,7 +33,7 @@ export function eventsSection(events: readonly KubeObject[], now: number): Descr
   w.line(1, '----', '------', '----', '----', '-------');
   for (const event of sorted) {
     const e = event as KubeObject & Record<string, unknown>;
-    const first = e.eventTime ? since(e.eventTime, now) : since(e.firstTimestamp ?? event.metadata.creationTimestamp, now);
+    const first = e.eventTime ? since(e.eventTime, now) : since(e.firstTimestamp ?? e.deprecatedFirstTimestamp ?? event.metadata.creationTimestamp, now);
     const series = rec(e.series);
     const count = num(e.count) ?? num(e.deprecatedCount) ?? 1;
     let age: string;

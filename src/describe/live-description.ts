@@ -1,9 +1,11 @@
 import { groupVersion, type Clock, type Disposable, type KubeObject, type ResourceType } from '../informer';
 import type { AdHocChange, AdHocWatch, AdHocWatchRequest, EntriesChange, EntryHandler, ObjectsRemoved, WatchConfig, WatchEntry } from '../manager';
+import { STALE_GRACE_MS, StalenessTracker, staleBanner, type Staleness, type WatchLike } from '../ui/staleness';
 import { RefreshThrottle } from '../ui/tree/refresh-throttle';
 import { describeObject } from './describe-object';
 import type { Description, ObjectTarget } from './describe-writer';
-import { STALE_AFTER_MS, staleBanner, type WatchDependency } from './stale-banner';
+import { ObjectEventsWatch } from './object-events-watch';
+import { ServiceEndpointsWatch, type DescribedWatch } from './service-endpoints-watch';
 
 /** Least time between two re-renders of one description while its object or events change fast. */
 export const DESCRIPTION_REFRESH_MS = 250;
@@ -11,8 +13,10 @@ export const DESCRIPTION_REFRESH_MS = 250;
 /** While a description is open, it is re-rendered at least this often, so that its ages move on. */
 export const AGE_REFRESH_MS = 10_000;
 
-/** core/v1 Events: the watch of an object's events (`involvedObject.uid=…`). */
-export const EVENTS_TYPE: ResourceType = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
+/** While its banner shows, a description is re-rendered this often, so "Stale for N s" counts as the YAML document's does. */
+export const STALE_REFRESH_MS = 1000;
+
+export { EVENTS_TYPE, EVENTS_V1_TYPE } from './object-events-watch';
 
 /**
  * What a description shows: an object of a context, by type (resolved, or spelled as kubectl
@@ -41,6 +45,25 @@ export interface DescriptionSource {
   watchAdHoc(request: AdHocWatchRequest): AdHocWatch;
 }
 
+/** How a description learns since when a configured watch is stale. */
+export interface DescriptionOptions {
+  /**
+   * The tree's staleness of a configured entry (`WatchTreeModel.stalenessOf`), so that the
+   * banner reads exactly as the YAML document's and the tree's; without it the description
+   * keeps its own tracker (it then knows an outage only from when it was opened).
+   */
+  readonly stalenessOf?: (entryId: string) => Staleness | undefined;
+}
+
+/** One watch the banner looks at: the configured entry or an ad-hoc watch, and what it is for. */
+interface Dependency {
+  readonly id: string;
+  readonly what: string;
+  /** The object's own watch: its banner line is the YAML document's, word for word. */
+  readonly isObject: boolean;
+  readonly watch: WatchLike;
+}
+
 /** The kubectl spelling of a type from an owner reference: `replicaset.v1.apps`, or `pod` for the core group. */
 export function spellingOf(apiVersion: string, kind: string): string {
   const [group, version] = apiVersion.includes('/') ? apiVersion.split('/', 2) : ['', apiVersion];
@@ -63,10 +86,14 @@ export function targetOf(link: ObjectTarget, spec: string): DescribeTarget {
 export class LiveDescription implements Disposable {
   private entryId: string | undefined;
   private objectWatch: AdHocWatch | undefined;
-  private eventsWatch: AdHocWatch | undefined;
+  private eventsWatch: ObjectEventsWatch | undefined;
   private eventsUid: string | undefined;
   private last: KubeObject | undefined;
   private gone: { at: number; why: string } | undefined;
+  /** A Service's EndpointSlices (or Endpoints), while a Service is described. */
+  private endpointsWatch: ServiceEndpointsWatch | undefined;
+  /** Since when each watch of this description is down (ad-hoc ones, and the entry without `stalenessOf`). */
+  private readonly staleness = new StalenessTracker();
   private readonly throttle: RefreshThrottle;
   private readonly subscriptions: Disposable[];
   private disposed = false;
@@ -76,6 +103,7 @@ export class LiveDescription implements Disposable {
     readonly target: DescribeTarget,
     private readonly clock: Clock,
     onChange: () => void,
+    private readonly options: DescriptionOptions = {},
   ) {
     this.throttle = new RefreshThrottle(clock, DESCRIPTION_REFRESH_MS, onChange);
     const mine = (id: string, obj: KubeObject) => id === this.entryId && (obj.metadata.namespace ?? '') === target.namespace && obj.metadata.name === target.name;
@@ -91,15 +119,26 @@ export class LiveDescription implements Disposable {
       }),
       source.onDidChangeEntries(() => {
         this.ensureWatches(true);
+        this.observeStaleness();
         this.throttle.request();
       }),
     ];
     this.ensureWatches(true);
   }
 
-  /** The ad-hoc watches this description runs now (object and events). */
+  /** The ad-hoc watches this description runs now (object, events, a Service's EndpointSlices). */
   get runningWatches(): number {
-    return [this.objectWatch, this.eventsWatch].filter((w) => w && !w.ended).length;
+    return [this.objectWatch, this.eventsWatch?.dependency?.watch, this.endpointsWatch?.dependency?.watch].filter((w) => w && !w.ended).length;
+  }
+
+  /** True when the Events come from events.k8s.io/v1 because core/v1 Events are refused or not served. */
+  get usesEventsV1(): boolean {
+    return this.eventsWatch?.usesEventsV1 ?? false;
+  }
+
+  /** True when a Service's description follows its core Endpoints because EndpointSlices are not served or refused. */
+  get usesEndpointsObject(): boolean {
+    return this.endpointsWatch?.usesEndpoints ?? false;
   }
 
   /** The description as it stands: banner (stale, deleted), the describer's fields, Events. */
@@ -111,21 +150,21 @@ export class LiveDescription implements Disposable {
       this.gone = undefined;
     }
     this.ensureWatches();
+    this.observeStaleness();
     const dependencies = this.dependencies();
-    const banner = staleBanner(dependencies, now) ?? [];
-    // A watch just went down: look again when it has been down long enough for the banner.
-    for (const d of dependencies) if (d.state.phase !== 'watching' && now - d.state.since < STALE_AFTER_MS) this.throttle.request(d.state.since + STALE_AFTER_MS);
-    // Ages ("12s", "x6 over 5m") move on even when nothing changes.
-    this.throttle.request(now + AGE_REFRESH_MS);
+    const banner = this.banner(dependencies, now);
+    // Ages ("12s", "x6 over 5m") move on even when nothing changes; a stale time each second.
+    this.throttle.request(now + (banner.length ? STALE_REFRESH_MS : AGE_REFRESH_MS));
     const what = `${this.target.kind} ${this.target.namespace ? `${this.target.namespace}/` : ''}${this.target.name}`;
     if (!this.last) {
-      const objectState = dependencies[0]?.state;
+      const objectState = dependencies.find((d) => d.isObject)?.watch.state;
       const text = objectState?.synced ? `${what} was not found.\n` : `Waiting for ${what}… (${objectState?.reason ?? objectState?.phase ?? 'starting'})\n`;
       return { text: [...banner, ...(banner.length ? [''] : []), text].join('\n'), links: [] };
     }
     if (this.gone) banner.push(`${this.gone.why === 'deleted' ? 'Deleted' : this.gone.why} at ${new Date(this.gone.at).toISOString()}: the last known state follows.`);
-    const events = this.eventsWatch?.informer ? this.eventsWatch.list() : this.eventsWatch ? [] : undefined;
-    return describeObject(this.last, { kind: this.target.kind, apiVersion: this.target.apiVersion, events, now, banner });
+    const events = this.eventsWatch?.list();
+    const related = this.endpointsWatch?.related();
+    return describeObject(this.last, { kind: this.target.kind, apiVersion: this.target.apiVersion, events, now, banner, related });
   }
 
   dispose(): void {
@@ -134,9 +173,12 @@ export class LiveDescription implements Disposable {
     this.throttle.dispose();
     for (const s of this.subscriptions) s.dispose();
     void this.objectWatch?.dispose();
-    void this.eventsWatch?.dispose();
+    this.eventsWatch?.dispose();
+    this.endpointsWatch?.dispose();
     this.objectWatch = undefined;
     this.eventsWatch = undefined;
+    this.endpointsWatch = undefined;
+    this.staleness.clear();
   }
 
   private current(): KubeObject | undefined {
@@ -144,14 +186,53 @@ export class LiveDescription implements Disposable {
     return this.objectWatch?.list().find((o) => o.metadata.name === this.target.name);
   }
 
-  private dependencies(): WatchDependency[] {
-    const out: WatchDependency[] = [];
+  /** Every watch the description shows data of: the object's first, then its events, then related objects'. */
+  private dependencies(): Dependency[] {
+    const out: Dependency[] = [];
     const what = `${this.target.kind} ${this.target.name}`;
     const entry = this.entryId ? this.source.entry(this.entryId) : undefined;
-    if (entry) out.push({ what: entry.label, state: entry.state });
-    else if (this.objectWatch) out.push({ what, state: this.objectWatch.state });
-    if (this.eventsWatch) out.push({ what: `the events of ${what}`, state: this.eventsWatch.state });
+    if (entry) out.push({ id: entry.id, what: entry.label, isObject: true, watch: entry });
+    else if (this.objectWatch) out.push({ id: 'object', what, isObject: true, watch: adHocWatchLike('object', this.objectWatch) });
+    const own: (DescribedWatch | undefined)[] = [this.eventsWatch?.dependency, this.endpointsWatch?.dependency];
+    for (const d of own) if (d) out.push({ id: d.id, what: d.what, isObject: false, watch: adHocWatchLike(d.id, d.watch) });
     return out;
+  }
+
+  /** Tells the tracker the state of every watch (on each change of one, so it sees every outage from its start). */
+  private observeStaleness(): void {
+    if (this.disposed) return;
+    const watches = this.dependencies()
+      .filter((d) => !(d.id === this.entryId && this.options.stalenessOf))
+      .map((d) => d.watch);
+    this.staleness.observe(watches, this.clock.now());
+  }
+
+  private stalenessOf(d: Dependency, now: number): Staleness | undefined {
+    return d.id === this.entryId && this.options.stalenessOf ? this.options.stalenessOf(d.id) : this.staleness.staleness(d.id, now);
+  }
+
+  /**
+   * The stale banner, in the words of the YAML document's (`staleBanner`, after the same 1 s
+   * grace): the object's watch down, that line alone (all the text is then the last state
+   * seen); else one line per other watch down, naming it ("the watch of the Events of Pod web-1").
+   */
+  private banner(dependencies: readonly Dependency[], now: number): string[] {
+    for (const d of dependencies) {
+      // A watch just went down: look again when its grace is over.
+      const outage = this.staleness.outage(d.id);
+      if (outage && now - outage.since <= STALE_GRACE_MS) this.throttle.request(outage.since + STALE_GRACE_MS + 1);
+      else if (d.id === this.entryId && this.options.stalenessOf && d.watch.state.phase !== 'watching' && now - d.watch.state.since <= STALE_GRACE_MS) this.throttle.request(d.watch.state.since + STALE_GRACE_MS + 1);
+    }
+    const object = dependencies.find((d) => d.isObject);
+    const objectStale = object && this.stalenessOf(object, now);
+    if (objectStale) return [staleBanner(objectStale, now)!];
+    const lines: string[] = [];
+    for (const d of dependencies) {
+      if (d.isObject) continue;
+      const line = staleBanner(this.stalenessOf(d, now), now, d.what);
+      if (line) lines.push(line);
+    }
+    return lines;
   }
 
   /** The configured watch that holds this object: same context and type, covering its namespace, no selectors. */
@@ -173,6 +254,10 @@ export class LiveDescription implements Disposable {
    */
   private ensureWatches(reaskEnded = false): void {
     if (this.disposed) return;
+    if (this.target.kind === 'Service') {
+      if (!this.endpointsWatch) this.endpointsWatch = new ServiceEndpointsWatch((request) => this.adHoc(request), this.target.spec, this.target.namespace, this.target.name);
+      else this.endpointsWatch.ensure(reaskEnded);
+    }
     if (this.entryId && !this.source.entry(this.entryId)?.informer) this.entryId = undefined;
     if (!this.entryId) {
       const entry = this.findEntry();
@@ -192,19 +277,13 @@ export class LiveDescription implements Disposable {
       }
     }
     const uid = (this.current() ?? this.last)?.metadata.uid;
-    if (uid !== this.eventsUid || (reaskEnded && this.eventsWatch?.ended)) {
-      void this.eventsWatch?.dispose();
+    if (uid !== this.eventsUid) {
+      this.eventsWatch?.dispose();
       this.eventsWatch = undefined;
       this.eventsUid = uid;
-      if (uid) {
-        this.eventsWatch = this.adHoc({
-          spec: this.target.spec,
-          type: EVENTS_TYPE,
-          namespace: this.target.namespace || undefined,
-          fieldSelector: `involvedObject.uid=${uid}`,
-          purpose: `the events of ${this.target.kind} ${this.target.name}`,
-        });
-      }
+      if (uid) this.eventsWatch = new ObjectEventsWatch((request) => this.adHoc(request), this.target.spec, this.target.namespace, uid, `${this.target.kind} ${this.target.name}`);
+    } else {
+      this.eventsWatch?.ensure(reaskEnded);
     }
   }
 
@@ -213,7 +292,8 @@ export class LiveDescription implements Disposable {
     watch.onDidChange((change: AdHocChange) => {
       if (this.disposed) return;
       if (change === 'objects' && watch === this.objectWatch) this.objectWatchChanged();
-      if (change === 'informer' || change === 'objects') this.ensureWatches();
+      if (change === 'informer' || change === 'objects' || change === 'state') this.ensureWatches();
+      this.observeStaleness();
       this.throttle.request();
     });
     return watch;
@@ -241,4 +321,9 @@ export class LiveDescription implements Disposable {
 
 function groupOf(apiVersion: string): string {
   return apiVersion.includes('/') ? apiVersion.split('/')[0] : '';
+}
+
+/** An ad-hoc watch as the staleness tracker reads it. */
+function adHocWatchLike(id: string, watch: AdHocWatch): WatchLike {
+  return { id, state: watch.state, informer: watch.informer };
 }

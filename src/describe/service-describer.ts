@@ -1,12 +1,17 @@
 import type { KubeObject } from '../informer';
 import { DescribeWriter } from './describe-writer';
 import { arr, rec, str, writeAnnotations, writeMap, type Json } from './describe-format';
+import { formatEndpoints, formatEndpointSlices } from './endpoints-format';
+import type { RelatedObjects } from './related-objects';
 
 /**
- * kubectl describe service. The Endpoints line links to the Service's Endpoints object (same
- * name); its EndpointSlices are named by the `kubernetes.io/service-name` label, said in a line.
+ * kubectl describe service (1.33+): the Service's fields and, per port, an `Endpoints:` line
+ * made from its EndpointSlices as kubectl makes it (`related.endpointSlices`), or from the core
+ * Endpoints object where the server has no EndpointSlices (`related.endpoints`, linked to that
+ * object); `<unknown>` while neither is known. Then an `EndpointSlices:` line per slice, each
+ * name a link to its own description (not in kubectl, which does not name them).
  */
-export function describeService(svc: KubeObject): DescribeWriter {
+export function describeService(svc: KubeObject, _now = 0, related: RelatedObjects = {}): DescribeWriter {
   const w = new DescribeWriter();
   const spec = rec((svc as Json).spec);
   const status = rec((svc as Json).status);
@@ -22,32 +27,45 @@ export function describeService(svc: KubeObject): DescribeWriter {
   w.line(0, 'Type:', type);
   if (str(spec.ipFamilyPolicy)) w.line(0, 'IP Family Policy:', str(spec.ipFamilyPolicy));
   const families = Array.isArray(spec.ipFamilies) ? (spec.ipFamilies as unknown[]).map(str) : [];
-  if (families.length) w.line(0, 'IP Families:', families.join(','));
-  w.line(0, 'IP:', str(spec.clusterIP) || '<none>');
+  w.line(0, 'IP Families:', families.length ? families.join(',') : '<none>');
+  w.line(0, 'IP:', str(spec.clusterIP));
   const ips = Array.isArray(spec.clusterIPs) ? (spec.clusterIPs as unknown[]).map(str) : [];
-  if (ips.length) w.line(0, 'IPs:', ips.join(','));
+  w.line(0, 'IPs:', ips.length ? ips.join(',') : '<none>');
   const external = Array.isArray(spec.externalIPs) ? (spec.externalIPs as unknown[]).map(str) : [];
   if (external.length) w.line(0, 'External IPs:', external.join(','));
-  const ingress = arr(rec(status.loadBalancer).ingress).map((i) => str(i.ip) || str(i.hostname));
+  if (str(spec.loadBalancerIP)) w.line(0, 'Desired LoadBalancer IP:', str(spec.loadBalancerIP));
+  if (str(spec.externalName)) w.line(0, 'External Name:', str(spec.externalName));
+  const ingress = arr(rec(status.loadBalancer).ingress).map((i) => (str(i.ip) ? `${str(i.ip)}${str(i.ipMode) ? ` (${str(i.ipMode)})` : ''}` : str(i.hostname)));
   if (ingress.length) w.line(0, 'LoadBalancer Ingress:', ingress.join(', '));
-  if (type === 'ExternalName') w.line(0, 'External Name:', str(spec.externalName));
-  const ports = arr(spec.ports);
-  if (ports.length === 0) {
-    w.line(0, 'Port:', '<unset>  <none>/TCP');
-    w.line(0, 'TargetPort:', '<none>/TCP');
-  }
-  for (const p of ports) {
+  const endpointsObject = related.endpoints ? { apiVersion: 'v1', kind: 'Endpoints', namespace, name } : undefined;
+  for (const p of arr(spec.ports)) {
     const proto = str(p.protocol) || 'TCP';
-    w.line(0, 'Port:', `${str(p.name) || '<unset>'}  ${str(p.port)}/${proto}`);
+    const portName = str(p.name);
+    w.line(0, 'Port:', portName || '<unset>', `${str(p.port)}/${proto}`);
     w.line(0, 'TargetPort:', `${str(p.targetPort) || str(p.port)}/${proto}`);
-    if (typeof p.nodePort === 'number') w.line(0, 'NodePort:', `${str(p.name) || '<unset>'}  ${p.nodePort}/${proto}`);
+    if (typeof p.nodePort === 'number' && p.nodePort !== 0) w.line(0, 'NodePort:', portName || '<unset>', `${p.nodePort}/${proto}`);
+    const endpoints = related.endpointSlices
+      ? formatEndpointSlices(related.endpointSlices, portName)
+      : related.endpoints !== undefined
+        ? formatEndpoints(related.endpoints ?? undefined, portName)
+        : '<unknown>';
+    w.line(0, 'Endpoints:', endpoints);
+    if (endpointsObject) w.link(endpoints, endpointsObject);
   }
-  if (type !== 'ExternalName') {
-    w.line(0, 'Endpoints:', `Endpoints/${name}`).link(`Endpoints/${name}`, { apiVersion: 'v1', kind: 'Endpoints', namespace, name });
-    w.line(0, 'EndpointSlices:', `kubernetes.io/service-name=${name}`);
+  if (related.endpointSlices) {
+    const slices = [...related.endpointSlices].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
+    if (slices.length === 0) w.line(0, 'EndpointSlices:', '<none>');
+    slices.forEach((slice, i) => {
+      const sliceName = slice.metadata.name ?? '';
+      w.line(0, i === 0 ? 'EndpointSlices:' : '', sliceName).link(sliceName, { apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', namespace, name: sliceName });
+    });
   }
   w.line(0, 'Session Affinity:', str(spec.sessionAffinity) || 'None');
   if (str(spec.externalTrafficPolicy)) w.line(0, 'External Traffic Policy:', str(spec.externalTrafficPolicy));
   if (str(spec.internalTrafficPolicy)) w.line(0, 'Internal Traffic Policy:', str(spec.internalTrafficPolicy));
+  if (typeof spec.healthCheckNodePort === 'number' && spec.healthCheckNodePort !== 0) w.line(0, 'HealthCheck NodePort:', String(spec.healthCheckNodePort));
+  const ranges = Array.isArray(spec.loadBalancerSourceRanges) ? (spec.loadBalancerSourceRanges as unknown[]).map(str) : [];
+  if (ranges.length) w.line(0, 'LoadBalancer Source Ranges:', ranges.join(','));
+  if (str(spec.trafficDistribution)) w.line(0, 'Traffic Distribution:', str(spec.trafficDistribution));
   return w;
 }

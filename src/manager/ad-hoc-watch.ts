@@ -12,7 +12,7 @@ export interface AdHocWatchRequest {
   /** Unset or '' = all namespaces (always for cluster-scoped types). */
   readonly namespace?: string;
   readonly fieldSelector?: string;
-  /** A label selector (`app=web,tier in (a,b)`): the pods of a workload. */
+  /** A label selector: the pods of a workload (`app=web`), a Service's EndpointSlices (`kubernetes.io/service-name=web`). */
   readonly labelSelector?: string;
   /** What the watch is for, in log lines (`describe pod shop/web-1`). */
   readonly purpose: string;
@@ -32,6 +32,7 @@ export class AdHocWatch implements Disposable {
   private current: Informer | undefined;
   private subscriptions: Disposable[] = [];
   private endedWith: string | undefined;
+  private endedAt: number | undefined;
   /** Set by the manager: stops the resolution and the informer and forgets this watch. */
   onDispose: (() => Promise<void>) | undefined;
   /** Why the type is not resolved yet (discovery failing, unknown type), if it is not. */
@@ -56,7 +57,7 @@ export class AdHocWatch implements Disposable {
   /** The informer's state, or a waiting (or stopped) state since it was asked for. */
   get state(): InformerState {
     if (this.current) return this.current.state;
-    if (this.endedWith) return { phase: 'stopped', reason: this.endedWith, since: this.since, synced: false };
+    if (this.endedWith) return { phase: 'stopped', reason: this.endedWith, since: this.endedAt ?? this.since, synced: false };
     return { phase: 'connecting', reason: this.problem ?? 'resolving the resource type', since: this.since, synced: false };
   }
 
@@ -79,14 +80,15 @@ export class AdHocWatch implements Disposable {
     this.fire('informer');
   }
 
-  /** Manager side: the informer stopped for good; the watch tells its consumer it ended. */
-  detach(why: string): Informer | undefined {
+  /** Manager side: the informer stopped for good (`at`, on the manager's clock); the watch tells its consumer it ended. */
+  detach(why: string, at?: number): Informer | undefined {
     const informer = this.current;
     this.current = undefined;
     for (const s of this.subscriptions) s.dispose();
     this.subscriptions = [];
     if (!this.endedWith) {
       this.endedWith = why;
+      this.endedAt = at;
       this.fire('ended');
     }
     return informer;

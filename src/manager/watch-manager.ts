@@ -189,7 +189,7 @@ export class WatchManager implements Disposable {
   /**
    * Starts an informer outside the configuration on the connection of a configured context: a
    * single object (`fieldSelector=metadata.name=…`) of a type nobody watches, or the Events of
-   * one object (`involvedObject.uid=…`). It shares the context's transport and backoff, is
+   * one object (`involvedObject.uid=…`), or a Service's EndpointSlices (a label selector). It shares the context's transport and backoff, is
    * restarted with the others, and ends (`ended` set, 'ended' fired) when the manager stops or
    * the context is replaced; the consumer disposes it when done. Never throws: when watching is
    * stopped or the context is unusable, the watch comes back already ended.
@@ -519,7 +519,7 @@ export class WatchManager implements Disposable {
     const owner = this.adHoc.get(watch);
     this.adHoc.delete(watch);
     owner?.resolving.abort();
-    await watch.detach(why)?.stop();
+    await watch.detach(why, this.clock.now())?.stop();
   }
 
   // ---- custom resource definitions ----

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LiveDescription, targetOf, type DescribeTarget, type DescriptionSource, type Description } from '../describe';
+import { LiveDescription, targetOf, type DescribeTarget, type DescriptionOptions, type DescriptionSource, type Description } from '../describe';
 import { groupVersion, systemClock, type Clock, type ResourceType } from '../informer';
 import { OBJECT_SCHEME, parseObjectUri } from './object-documents';
 
@@ -69,6 +69,7 @@ export class DescribeDocumentProvider implements vscode.TextDocumentContentProvi
   constructor(
     private readonly source: DescriptionSource & { entry(id: string): { context: string } | undefined },
     private readonly clock: Clock = systemClock,
+    private readonly options: DescriptionOptions = {},
   ) {
     this.subscriptions = [
       vscode.workspace.onDidCloseTextDocument((doc) => this.close(doc.uri)),
@@ -121,7 +122,7 @@ export class DescribeDocumentProvider implements vscode.TextDocumentContentProvi
     const key = keyOf(target);
     let doc = this.docs.get(key);
     if (!doc) {
-      const live = new LiveDescription(this.source, target, this.clock, () => this.changed.fire(this.docs.get(key)?.uri ?? uri));
+      const live = new LiveDescription(this.source, target, this.clock, () => this.changed.fire(this.docs.get(key)?.uri ?? uri), this.options);
       doc = { live, uri };
       this.docs.set(key, doc);
     }
@@ -223,10 +224,11 @@ export interface DescribeRegistration extends vscode.Disposable {
 /**
  * Registers the `kubewatch-describe:` documents, their links and the command
  * `kubeWatch.describe` (argument: an object tree node; from the palette: the object of the
- * active YAML document, else a pick of the watched objects).
+ * active YAML document, else a pick of the watched objects). `options.stalenessOf` is the tree
+ * model's, so that a description's stale banner reads as the YAML document's.
  */
-export function registerDescribeDocuments(manager: DescribeManager & { entry(id: string): { context: string } | undefined }, clock?: Clock): DescribeRegistration {
-  const provider = new DescribeDocumentProvider(manager, clock);
+export function registerDescribeDocuments(manager: DescribeManager & { entry(id: string): { context: string } | undefined }, clock?: Clock, options: DescriptionOptions = {}): DescribeRegistration {
+  const provider = new DescribeDocumentProvider(manager, clock, options);
 
   async function open(target: DescribeTarget): Promise<void> {
     const entryContext = manager.entries().find((e) => manager.contextSpecOf(e.id) === target.spec)?.context ?? target.spec;

@@ -123,7 +123,8 @@ describe('describe: live description (manager, ad-hoc watches, local API server)
     assert.match(d.render().text, /^Name: +api-5c6b7f9d8$/m);
     await manager.stop();
     assert.equal(manager.adHocWatchCount, 0);
-    await until(() => /STALE: .* has been stopped since/.test(d.render().text), () => d.render().text);
+    // The shared staleness language, after the same 1 s grace as the tree and the YAML documents.
+    await until(() => /^⚠ Stale for \d+ s \(since [\d-]+ [\d:]+ UTC\): the watch is stopped: watching stopped\. This is the last state seen, not the live object\.$/m.test(d.render().text), () => d.render().text);
   });
 
   it('Restart All Watches restarts the description\'s own watches too, which keep following; a resumed manager gets them back', async () => {

@@ -3,8 +3,11 @@
  * X03 describes a Pod from the tree's context menu, reads its Events at the end of the document,
  * then records a new Event on the server and waits for the open document to show it. X04
  * Ctrl+clicks the "Controlled By" link and reads the ReplicaSet's description in the new editor
- * (ReplicaSets are not watched: the description runs a single-object watch of its own).
- * Screenshots in test-results/e2e/ (x03-describe-pod.png, x04-describe-owner.png).
+ * (ReplicaSets are not watched: the description runs a single-object watch of its own). The
+ * second X04 describes the Service shop/web, reads its Endpoints line (from its EndpointSlice,
+ * which the simulated cluster's controller keeps current) and Ctrl+clicks the slice's name.
+ * Screenshots in test-results/e2e/ (x03-describe-pod.png, x04-describe-owner.png,
+ * x04-describe-endpointslice.png).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -98,5 +101,41 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     assert.match(field(lines, 'Replicas') ?? '', /^\d+ current \/ 2 desired$/);
     await ui.editor.link('Deployment/web').waitFor({ state: 'visible', timeout: 30_000 });
     await shoot('x04-describe-owner');
+  });
+
+  it("X04 a Service's EndpointSlice link opens the slice's description", async () => {
+    const slice = cluster.server.list('endpointslices.discovery.k8s.io', 'shop').find((s) => s.metadata.labels?.['kubernetes.io/service-name'] === 'web');
+    assert.ok(slice, 'the simulated cluster keeps an EndpointSlice for shop/web');
+    const sliceName = slice.metadata.name;
+    await ui.tree.expand(['services']);
+    await ui.tree.expand(['services', 'shop']);
+    const row = await ui.tree.waitForRow(['services', 'shop', 'web']);
+    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
+    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
+    await item.waitFor({ state: 'visible', timeout: 30_000 });
+    await item.hover();
+    await item.click();
+    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
+    if (!closed) await bench.page.keyboard.press('Enter');
+    await poll('the Service description tab', () => ui.editor.activeTabTitle(), (t) => t.includes('Service web'), { timeoutMs: 60_000 });
+
+    // Two ready web Pods behind port 80: kubectl 1.33+'s Endpoints line from the slice, then the slice itself.
+    const svc = await ui.editor.waitForLines("the Service's endpoints", 'start', (l) => field(l, 'EndpointSlices') === sliceName && /^[\d.]+:80,[\d.]+:80$/.test(field(l, 'Endpoints') ?? ''), { timeoutMs: 90_000 });
+    assert.equal(field(svc, 'Selector'), 'app=web');
+    assert.equal(field(svc, 'Port'), '<unset>  80/TCP');
+    const link = ui.editor.link(sliceName);
+    await link.waitFor({ state: 'visible', timeout: 30_000 });
+    await link.click({ modifiers: ['Control'] });
+    await poll('the EndpointSlice description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`EndpointSlice ${sliceName}`), { timeoutMs: 60_000 });
+    const targetRefs = (l: string[]) => l.filter((x) => /^\s+TargetRef:/.test(x)).map((x) => x.trim().split(/\s+/)[1]);
+    // Monaco renders only the lines in view: the second endpoint is read from the end.
+    const tail = await ui.editor.waitForLines("the slice's last endpoint", 'end', (l) => targetRefs(l).includes('Pod/web-7d9f8b6c4-q8m5z'), { timeoutMs: 90_000 });
+    assert.match(tail.filter((l) => l.trim()).slice(-1)[0] ?? '', /^Events:\s+<none>$/);
+    const lines = await ui.editor.waitForLines("the slice's description", 'start', (l) => field(l, 'Name') === sliceName && targetRefs(l).includes('Pod/web-7d9f8b6c4-2xkqp'), { timeoutMs: 30_000 });
+    assert.equal(field(lines, 'Namespace'), 'shop');
+    assert.equal(field(lines, 'AddressType'), 'IPv4');
+    assert.equal(targetRefs(lines)[0], 'Pod/web-7d9f8b6c4-2xkqp');
+    await ui.editor.link('Pod/web-7d9f8b6c4-2xkqp').waitFor({ state: 'visible', timeout: 30_000 });
+    await shoot('x04-describe-endpointslice');
   });
 });

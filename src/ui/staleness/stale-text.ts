@@ -26,9 +26,12 @@ export function staleExplanation(staleness: Staleness, now: number): string {
  * The banner over an object's YAML document, its diff or its description while its watch is
  * down: undefined while live (or within the grace: pass what `StalenessTracker.staleness` says).
  * One line, no newline, so a caller can put it in a CodeLens, a header or a comment.
+ * `watchOf` names the watch when a text depends on several (a description's Events, its
+ * EndpointSlices): "the watch of the Events of Pod web-1 is unreachable".
  */
-export function staleBanner(staleness: Staleness | undefined, now: number): string | undefined {
+export function staleBanner(staleness: Staleness | undefined, now: number, watchOf?: string): string | undefined {
   if (!staleness) return undefined;
   const why = staleness.reason ? `: ${shorten(staleness.reason, 120)}` : '';
-  return `⚠ Stale for ${staleFor(staleness.since, now)} (since ${timeAndAgo(staleness.since, now).replace(/ \(.*\)$/, '')}): the watch is ${staleness.cause}${why}. This is the last state seen, not the live object.`;
+  const watch = watchOf ? `the watch of ${watchOf}` : 'the watch';
+  return `⚠ Stale for ${staleFor(staleness.since, now)} (since ${timeAndAgo(staleness.since, now).replace(/ \(.*\)$/, '')}): ${watch} is ${staleness.cause}${why}. This is the last state seen, not the live object.`;
 }

@@ -17,6 +17,9 @@ export interface Staleness {
   readonly reason?: string;
 }
 
+/** What the tracker reads of a watch: a manager entry, or any watch with an id and a state (a description's ad-hoc watches). */
+export type WatchLike = Pick<WatchEntry, 'id' | 'state' | 'informer' | 'error'>;
+
 /** Phases that say why a watch is down; the others (retrying, relisting) only say that it tries again. */
 const TELLING = new Set<StaleCause>(['unreachable', 'unauthorized', 'forbidden', 'not found', 'stopped', 'paused', 'unusable']);
 
@@ -42,7 +45,7 @@ export class StalenessTracker {
   private readonly outages = new Map<string, Staleness>();
 
   /** Updates from a snapshot of all entries; entries not in it are forgotten. */
-  observe(entries: readonly WatchEntry[], now: number): void {
+  observe(entries: readonly WatchLike[], now: number): void {
     const seen = new Set<string>();
     for (const entry of entries) {
       seen.add(entry.id);
@@ -71,7 +74,7 @@ export class StalenessTracker {
     this.outages.clear();
   }
 
-  private observeOne(entry: WatchEntry, now: number): void {
+  private observeOne(entry: WatchLike, now: number): void {
     const { state } = entry;
     if (state.phase === 'watching' && (entry.informer || !entry.error)) {
       this.outages.delete(entry.id);
@@ -89,7 +92,7 @@ export class StalenessTracker {
   }
 }
 
-function causeOf(entry: WatchEntry, phase: InformerPhase, reason: string | undefined): StaleCause {
+function causeOf(entry: WatchLike, phase: InformerPhase, reason: string | undefined): StaleCause {
   if (!entry.informer && entry.error) return 'unusable';
   switch (phase) {
     case 'backing-off':

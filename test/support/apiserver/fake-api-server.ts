@@ -29,7 +29,7 @@ import type {
   ResourceDefinition,
   ServerVersion,
 } from './types';
-import { ObjectStore, objectKey } from './store';
+import { ObjectStore, objectKey, type HistoryEvent } from './store';
 import { ResourceRegistry, qualifiedName } from './resources';
 import { FaultRegistry } from './faults';
 import { ConnectionTracker } from './connections';
@@ -198,6 +198,15 @@ export class FakeApiServer {
   }
 
   // ---- objects -----------------------------------------------------------------------------
+
+  /**
+   * Calls `listener` after every committed change of any object (what a controller's informer
+   * would see, without the network); returns the unsubscribe. The listener runs inside the
+   * change: a controller that writes in answer must defer its writes (the real ones are async).
+   */
+  onChange(listener: (change: HistoryEvent) => void): () => void {
+    return this.store.subscribe(listener);
+  }
 
   create(resource: string, obj: object): KubeObjectJson {
     const def = this.resolve(resource);

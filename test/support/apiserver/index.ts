@@ -21,3 +21,5 @@ export type {
 export type { StatusJson } from './status';
 export { encodeContinue, decodeContinue } from './continue-token';
 export { PodLogs, rfc3339Nano } from './pod-logs';
+export { ENDPOINT_SLICES, ENDPOINTS, EVENTS_V1 } from './resources';
+export type { HistoryEvent as ObjectChange } from './store';

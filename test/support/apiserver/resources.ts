@@ -57,6 +57,44 @@ export const PREDEFINED: ResourceDefinition[] = [
   { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
 ];
 
+/**
+ * discovery.k8s.io/v1 EndpointSlices, as a real server lists them in discovery (no short
+ * name; only metadata.name and metadata.namespace as field selectors). Not predefined: a test
+ * or the sandbox defines it, and a server without it stands for one that does not serve the group.
+ */
+export const ENDPOINT_SLICES: ResourceDefinition = { group: 'discovery.k8s.io', version: 'v1', resource: 'endpointslices', kind: 'EndpointSlice', namespaced: true };
+
+/** core/v1 Endpoints (short name `ep`), deprecated since 1.33 in favour of EndpointSlices. */
+export const ENDPOINTS: ResourceDefinition = { group: '', version: 'v1', resource: 'endpoints', kind: 'Endpoints', namespaced: true, shortNames: ['ep'], singularName: 'endpoints' };
+
+/**
+ * events.k8s.io/v1 Events. A real server stores them with core/v1 Events (one object, two
+ * shapes); here they are objects of their own, written in the v1 shape by the test. The field
+ * labels are the ones that API accepts (pkg/apis/events/v1 AddFieldLabelConversionsForEvent):
+ * `regarding.*`, `reportingController`, `reason`, `type`; `involvedObject.uid` is refused with
+ * 400 "field label not supported", as there.
+ */
+export const EVENTS_V1: ResourceDefinition = {
+  group: 'events.k8s.io',
+  version: 'v1',
+  resource: 'events',
+  kind: 'Event',
+  namespaced: true,
+  shortNames: ['ev'],
+  selectableFields: [
+    'regarding.kind',
+    'regarding.namespace',
+    'regarding.name',
+    'regarding.uid',
+    'regarding.apiVersion',
+    'regarding.resourceVersion',
+    'regarding.fieldPath',
+    'reportingController',
+    'reason',
+    'type',
+  ],
+};
+
 export class ResourceRegistry {
   private readonly defs = new Map<string, ResourceDefinition>();
 

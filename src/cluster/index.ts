@@ -2,5 +2,6 @@
 export * from './context-fingerprint';
 export * from './discovery';
 export * from './kubeconfig-loader';
+export * from './label-selector-text';
 export * from './resolve-with-retry';
 export * from './switchable-transport';

@@ -1,3 +1,4 @@
+import { labelSelectorText } from '../cluster/label-selector-text';
 import type { KubeObject } from '../informer';
 import { humanDuration } from '../ui/age';
 import type { DescribeWriter, ObjectTarget } from './describe-writer';
@@ -84,31 +85,9 @@ export function writeControlledBy(w: DescribeWriter, obj: KubeObject): void {
   w.line(0, 'Controlled By:', text).link(text, owner);
 }
 
-/** A label selector (`matchLabels` and `matchExpressions`) the way kubectl prints it: `app=web,tier in (a,b)`. */
+/** A label selector (`matchLabels` and `matchExpressions`) the way kubectl prints it: `app=web,tier in (a,b)`; `<none>` when empty. */
 export function selectorText(selector: unknown): string {
-  const s = rec(selector);
-  const parts = Object.entries(rec(s.matchLabels))
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([k, v]) => `${k}=${str(v)}`);
-  for (const e of arr(s.matchExpressions)) {
-    const values = Array.isArray(e.values) ? (e.values as unknown[]).map(str) : [];
-    switch (str(e.operator)) {
-      case 'In':
-        parts.push(`${str(e.key)} in (${values.join(',')})`);
-        break;
-      case 'NotIn':
-        parts.push(`${str(e.key)} notin (${values.join(',')})`);
-        break;
-      case 'Exists':
-        parts.push(str(e.key));
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${str(e.key)}`);
-        break;
-    }
-  }
-  if (parts.length === 0) return '<none>';
-  return parts.join(',');
+  return labelSelectorText(selector) || '<none>';
 }
 
 /** The `Conditions:` table (`Type  Status  Reason` for workloads). */

@@ -2,6 +2,7 @@
  * Which pods belong to a workload, and which of their containers have a log to read: pure
  * functions of the objects as the informers report them, so the rules are testable.
  */
+import { labelSelectorText } from '../cluster/label-selector-text';
 import type { KubeObject } from '../informer';
 
 /** The kinds whose pods "Follow Logs" can follow together (kubectl `logs deploy/NAME`, …). */
@@ -41,30 +42,7 @@ const str = (v: unknown): string => (typeof v === 'string' ? v : v === undefined
  * (absent or empty: an empty selector would mean every pod of the namespace, which no workload means).
  */
 export function labelSelectorOf(selector: unknown): string | undefined {
-  const s = rec(selector);
-  const parts = Object.entries(rec(s.matchLabels))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, v]) => `${k}=${str(v)}`);
-  for (const e of arr(s.matchExpressions).map(rec)) {
-    const key = str(e.key);
-    const values = arr(e.values).map(str);
-    if (key === '') continue;
-    switch (str(e.operator)) {
-      case 'In':
-        parts.push(`${key} in (${values.join(',')})`);
-        break;
-      case 'NotIn':
-        parts.push(`${key} notin (${values.join(',')})`);
-        break;
-      case 'Exists':
-        parts.push(key);
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${key}`);
-        break;
-    }
-  }
-  return parts.length === 0 ? undefined : parts.join(',');
+  return labelSelectorText(selector) || undefined;
 }
 
 /** The workload behind an object of `kind`, or a one-line reason why its pods cannot be found. */

@@ -18,7 +18,7 @@ describe('logs: which pods and containers belong to a workload', () => {
           { key: 'team', operator: 'Exists' },
         ],
       }),
-      'app=shop,tier=web,env in (prod,staging),!canary,zone notin (b),team',
+      'app=shop,!canary,env in (prod,staging),team,tier=web,zone notin (b)',
     );
     assert.equal(labelSelectorOf({}), undefined);
     assert.equal(labelSelectorOf(undefined), undefined);

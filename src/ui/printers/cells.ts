@@ -2,6 +2,7 @@
  * Tolerant readers over unvalidated object JSON, and kubectl's cell formats. Nothing here throws
  * on malformed input: a missing or mistyped field reads as absent.
  */
+import { labelSelectorText } from '../../cluster/label-selector-text';
 import { humanDuration } from '../age';
 
 export type Json = Record<string, unknown>;
@@ -79,25 +80,5 @@ export function containerCells(podSpec: Json): [string, string] {
 
 /** A label selector (`matchLabels`, `matchExpressions`) as kubectl prints it; `<none>` when empty. */
 export function formatSelector(value: unknown): string {
-  const sel = record(value);
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(record(sel.matchLabels)).sort(([a], [b]) => (a < b ? -1 : 1))) parts.push(`${k}=${str(v)}`);
-  for (const e of records(sel.matchExpressions)) {
-    const values = array(e.values).map(str).sort();
-    switch (e.operator) {
-      case 'In':
-        parts.push(`${str(e.key)} in (${values.join(',')})`);
-        break;
-      case 'NotIn':
-        parts.push(`${str(e.key)} notin (${values.join(',')})`);
-        break;
-      case 'Exists':
-        parts.push(str(e.key));
-        break;
-      case 'DoesNotExist':
-        parts.push(`!${str(e.key)}`);
-        break;
-    }
-  }
-  return parts.length === 0 ? '<none>' : parts.join(',');
+  return labelSelectorText(value) || '<none>';
 }

@@ -93,7 +93,7 @@ describe('Follow Logs in the browser (packaged .vsix in code-server, Chromium)',
 
   it('X05 Follow Logs shows new lines in a terminal, and after the server drops the connection resumes with no duplicated line and a gap marker', async () => {
     await ui.quickPick.runCommand('Kube Watch: Follow Logs…');
-    await ui.quickPick.waitForPicker('Follow Logs: pick a pod');
+    await ui.quickPick.waitForPicker('Follow Logs: pick a pod or a workload');
     await ui.quickPick.input.fill(POD);
     await ui.quickPick.pick(POD);
     await poll('the log terminal', () => terminal.isOpen(), (open) => open, { timeoutMs: 30_000 });

@@ -48,7 +48,7 @@ interface PodRef {
 
 /**
  * `kubeWatch.followLogs`: from a pod row of the tree (argument: the object node) or the command
- * palette (a pod picker over the watched pods), then a container picker when there is a choice,
+ * palette (a picker over the watched pods and workloads), then a container picker when there is a choice,
  * opens a terminal that follows the log through disconnects on the context's own transport.
  * From a workload row (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) it follows every
  * container of the workload's pods as they come and go (a WorkloadLogTerminal).
@@ -61,20 +61,22 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
   const pickPod = async (): Promise<PodRef | undefined> => {
     const items: Array<vscode.QuickPickItem & { ref: PodRef }> = [];
     for (const entry of manager.entries()) {
-      if (entry.type?.kind !== 'Pod' || !entry.informer) continue;
-      for (const pod of entry.informer.list()) {
-        const namespace = pod.metadata.namespace ?? '';
-        const name = pod.metadata.name ?? '';
-        const phase = (pod.status as { phase?: string } | undefined)?.phase;
-        items.push({ label: name, description: [namespace, phase].filter(Boolean).join(' · '), detail: entry.context || undefined, ref: { entryId: entry.id, namespace, name } });
+      const kind = entry.type?.kind;
+      if ((kind !== 'Pod' && !isWorkloadKind(kind)) || !entry.informer) continue;
+      for (const obj of entry.informer.list()) {
+        const namespace = obj.metadata.namespace ?? '';
+        const name = obj.metadata.name ?? '';
+        // A pod says its phase; a workload its kind (all of its pods' containers are followed).
+        const what = kind === 'Pod' ? (obj.status as { phase?: string } | undefined)?.phase : `${kind}: all of its pods`;
+        items.push({ label: name, description: [namespace, what].filter(Boolean).join(' · '), detail: entry.context || undefined, ref: { entryId: entry.id, namespace, name } });
       }
     }
     if (items.length === 0) {
-      void vscode.window.showInformationMessage('No pod is watched: add "pods" to the watched resources first (Kube Watch: Choose Resources…).');
+      void vscode.window.showInformationMessage('No pod or workload is watched: add "pods" or "deployments" to the watched resources first (Kube Watch: Choose Resources…).');
       return undefined;
     }
     items.sort((a, b) => (a.description ?? '').localeCompare(b.description ?? '') || a.label.localeCompare(b.label));
-    const picked = await vscode.window.showQuickPick(items, { title: 'Follow Logs: pick a pod', placeHolder: 'Pod name', matchOnDescription: true });
+    const picked = await vscode.window.showQuickPick(items, { title: 'Follow Logs: pick a pod or a workload', placeHolder: 'Pod, Deployment, ReplicaSet, StatefulSet, DaemonSet or Job name', matchOnDescription: true });
     return picked?.ref;
   };
 

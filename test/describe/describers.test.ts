@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/informer';
 import { describeObject, type Description } from '../../src/describe';
 import { deploymentObject, replicaSetObject } from '../../scripts/sandbox/simulated-cluster';
-import { transcriptObject } from './transcript-objects';
+import { transcriptObject } from '../ui/printers/support';
 
 const now = Date.parse('2026-11-22T06:00:00Z');
 const obj = (o: object) => o as unknown as KubeObject;
@@ -71,8 +71,7 @@ describe('describe: dedicated describers', () => {
     assert.match(secret.text, /^Type: +Opaque$/m);
     assert.match(secret.text, /^Data\n====\npassword: +19 bytes\nuser: +3 bytes$/m);
     assert.doesNotMatch(secret.text, /hunter2|aHVudGVy|app\b/);
-    const cm = transcriptObject('apiserver/02-watch-events.txt', 'ConfigMap', 'cm-w1');
-    if (!cm) this.skip();
+    const cm = transcriptObject('configmap-cm-w1');
     const d = describeObject(cm, { kind: 'ConfigMap', apiVersion: 'v1', now, events: [] });
     assert.match(d.text, /^Name: +cm-w1\nNamespace: +default\nLabels: +<none>\nAnnotations: +<none>\n\nData\n====\nk: +1 bytes\n\nBinaryData\n====\n\nEvents: +<none>\n$/);
   });

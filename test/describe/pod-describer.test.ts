@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../src/informer';
 import { describeObject } from '../../src/describe';
 import { podObject } from '../../scripts/sandbox/simulated-cluster';
-import { transcriptObject } from './transcript-objects';
+import { transcriptObject } from '../ui/printers/support';
 
 const now = Date.parse('2026-11-22T06:00:00Z');
 
@@ -161,9 +161,8 @@ describe('describe: Pod', () => {
     ]);
   });
 
-  it('describes the real Pod of a 1.34 transcript (pending, not scheduled) and the sandbox pods', function () {
-    const real = transcriptObject('apiserver/14-nocache-watch-rv0-and-unset.txt', 'Pod', 'p1');
-    if (!real) this.skip();
+  it('describes the real Pod of a 1.26 transcript (pending, not scheduled) and the sandbox pods', function () {
+    const real = transcriptObject('pod-p1-pending');
     const { text } = describeObject(real, { kind: 'Pod', apiVersion: 'v1', now, events: [] });
     assert.match(text, /^Node: +<none>$/m);
     assert.match(text, /^Status: +Pending$/m);

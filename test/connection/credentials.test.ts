@@ -14,17 +14,9 @@ import type { ResourceType } from '../../src/informer/resource-type';
 import { WatchManager, type WatchConfig } from '../../src/manager';
 import { FakeApiServer } from '../support/apiserver';
 import { ExecPluginFixture } from '../support/exec-plugin/exec-plugin-fixture';
+import { until } from '../support/until';
 
-const BOUND_MS = 20_000;
 const configmaps: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
-
-async function until(predicate: () => boolean, what: () => string, boundMs = BOUND_MS): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function alive(pid: number): boolean {
   try {

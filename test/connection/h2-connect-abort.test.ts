@@ -3,14 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
 import { FakeApiServer } from '../support/apiserver';
 import { TcpRelay } from '../support/tcp-relay';
-
-async function until(predicate: () => boolean, what: string, boundMs = 20_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
+import { until } from '../support/until';
 
 describe('HTTP/2 connection attempts', function () {
   this.timeout(60_000);

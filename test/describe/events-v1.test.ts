@@ -6,19 +6,9 @@ import { systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
 import { LiveDescription, type DescribeTarget } from '../../src/describe';
 import { EVENTS_V1, FakeApiServer } from '../support/apiserver';
+import { until } from '../support/until';
 
-const BOUND_MS = 20_000;
 const EVENTS_V1_RESOURCE = 'events.events.k8s.io';
-
-async function until<T>(value: () => T | undefined | false, what: () => string): Promise<T> {
-  const deadline = Date.now() + BOUND_MS;
-  for (;;) {
-    const v = value();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Where core/v1 Events are refused (RBAC that grants only events.k8s.io), a description's

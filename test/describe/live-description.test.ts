@@ -6,18 +6,8 @@ import { systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
 import { EVENTS_TYPE, LiveDescription, targetOf, type DescribeTarget } from '../../src/describe';
 import { FakeApiServer } from '../support/apiserver';
+import { until } from '../support/until';
 
-const BOUND_MS = 20_000;
-
-async function until<T>(value: () => T | undefined | false, what: () => string): Promise<T> {
-  const deadline = Date.now() + BOUND_MS;
-  for (;;) {
-    const v = value();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * Live descriptions through the real stack: a WatchManager on a real KubeConfig and our

@@ -9,19 +9,9 @@ import { staleBanner } from '../../src/ui/staleness';
 import { WatchTreeModel } from '../../src/ui/tree/watch-tree-model';
 import { ENDPOINT_SLICES, ENDPOINTS, EVENTS_V1, FakeApiServer } from '../support/apiserver';
 import { EndpointSliceController } from '../../scripts/sandbox/endpoint-slice-controller';
+import { until } from '../support/until';
 
-const BOUND_MS = 20_000;
 const SLICES = 'endpointslices.discovery.k8s.io';
-
-async function until<T>(value: () => T | undefined | false, what: () => string): Promise<T> {
-  const deadline = Date.now() + BOUND_MS;
-  for (;;) {
-    const v = value();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 /**
  * A Service's description follows its EndpointSlices (the sandbox's EndpointSlice controller

@@ -6,17 +6,10 @@ import { acceleratedClock, seededRandom } from '../../src/informer';
 import { WatchManager, type WatchConfig } from '../../src/manager';
 import { HistoryStore, recordHistory, versionRows, type ObjectHistory } from '../../src/history';
 import { FakeApiServer } from '../support/apiserver';
+import { until } from '../support/until';
 
 /** Timers run this much faster than asked; the server's seconds are scaled alike. */
 const SCALE = 50;
-
-async function until(predicate: () => boolean, what: () => string, boundMs = 15_000): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 function deployment(name: string, replicas: number) {
   return {

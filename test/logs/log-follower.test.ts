@@ -4,14 +4,11 @@ import { KubeConfigTransport } from '../../src/informer';
 import { LogFollower, containerRunOf, type LogSink } from '../../src/logs';
 import { FakeApiServer } from '../support/apiserver';
 import { ManualClock } from '../ui/lifecycle-rig';
+import { until } from '../support/until';
 
 const T0 = Date.parse('2026-11-23T02:40:00.100Z');
 
 /** Waits (in real time, polling) until `cond` holds; the mocha timeout bounds it. */
-async function until(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 5));
-}
-
 function pod(name: string, containers: string[], restartCount = 0, containerID = 'containerd://run0') {
   return {
     metadata: { name, namespace: 'default' },
@@ -64,17 +61,17 @@ describe('pod log follower against the local API server', () => {
       currentRun: () => containerRunOf(server.get('pods', 'default', 'web'), 'app'),
     });
     const done = f.start();
-    await until(() => sink.lines.length === 2);
+    await until(() => sink.lines.length === 2, 'sink.lines.length === 2');
     server.podLogs.append('default', 'web', 'app', 'three', T0 + 600);
-    await until(() => sink.lines.length === 3);
+    await until(() => sink.lines.length === 3, 'sink.lines.length === 3');
     assert.equal(f.activeStreams, 1);
 
     assert.equal(server.podLogs.drop('end'), 1);
-    await until(() => f.activeStreams === 0 && clock.pendingTimers === 1);
+    await until(() => f.activeStreams === 0 && clock.pendingTimers === 1, 'f.activeStreams === 0 && clock.pendingTimers === 1');
     clock.advance(5000);
-    await until(() => sink.markers.length === 1);
+    await until(() => sink.markers.length === 1, 'sink.markers.length === 1');
     server.podLogs.append('default', 'web', 'app', 'four', T0 + 6000);
-    await until(() => sink.lines.length === 4);
+    await until(() => sink.lines.length === 4, 'sink.lines.length === 4');
 
     assert.deepEqual(sink.all, ['one', 'two', 'three', '-- reconnected, 5 s gap', 'four']);
     const resumed = logRequests()[1];
@@ -85,7 +82,7 @@ describe('pod log follower against the local API server', () => {
 
     f.stop();
     await done;
-    await until(() => server.podLogs.openStreams === 0);
+    await until(() => server.podLogs.openStreams === 0, 'server.podLogs.openStreams === 0');
     assert.equal(f.activeStreams, 0);
     assert.equal(f.activeTimers, 0);
     assert.equal(clock.pendingTimers, 0);
@@ -103,23 +100,23 @@ describe('pod log follower against the local API server', () => {
       currentRun: () => containerRunOf(server.get('pods', 'default', 'job'), 'app'),
     });
     const done = f.start();
-    await until(() => sink.lines.length === 1);
+    await until(() => sink.lines.length === 1, 'sink.lines.length === 1');
 
     server.podLogs.restart('default', 'job', 'app');
     server.update('pods', pod('job', ['app'], 1, 'containerd://run1'));
     server.podLogs.append('default', 'job', 'app', 'b', T0 + 2000);
-    await until(() => f.activeStreams === 0 && clock.pendingTimers === 1);
+    await until(() => f.activeStreams === 0 && clock.pendingTimers === 1, 'f.activeStreams === 0 && clock.pendingTimers === 1');
     clock.advance(3000);
-    await until(() => sink.lines.length === 2);
+    await until(() => sink.lines.length === 2, 'sink.lines.length === 2');
     assert.match(sink.markers[0], /^reconnected, 3 s gap; the container restarted meanwhile: lines written before the restart may have been lost$/);
 
     // A silent connection: the server keeps the stream open and sends nothing.
     server.podLogs.silence();
     server.podLogs.append('default', 'job', 'app', 'c', T0 + 3000);
     clock.advance(60_000);
-    await until(() => f.activeStreams === 0 && clock.pendingTimers === 1);
+    await until(() => f.activeStreams === 0 && clock.pendingTimers === 1, 'f.activeStreams === 0 && clock.pendingTimers === 1');
     clock.advance(2000);
-    await until(() => sink.lines.length === 3);
+    await until(() => sink.lines.length === 3, 'sink.lines.length === 3');
     assert.deepEqual(sink.lines, ['a', 'b', 'c']);
     assert.equal(sink.markers[1], 'reconnected, 2 s gap');
 

@@ -7,17 +7,9 @@ import { WatchManager, type AdHocWatch } from '../../src/manager';
 import { WorkloadLogSet, workloadRefOf, type LogStreamId, type WorkloadLogSink, type WorkloadRef } from '../../src/logs';
 import { FakeApiServer } from '../support/apiserver';
 import { ManualClock } from '../ui/lifecycle-rig';
+import { until } from '../support/until';
 
-const BOUND_MS = 20_000;
 const T0 = Date.parse('2026-11-23T02:40:00.100Z');
-
-async function until(cond: () => boolean, what: () => string): Promise<void> {
-  const deadline = Date.now() + BOUND_MS;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 /** Everything the set wrote, in order, as readable lines. */
 class RecordingSink implements WorkloadLogSink {

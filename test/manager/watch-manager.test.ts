@@ -7,19 +7,11 @@ import { WatchManager, type WatchConfig, type WatchEntry } from '../../src/manag
 import { FakeApiServer } from '../support/apiserver';
 import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
 import { ManagerView, identityLine } from './manager-view';
+import { until } from '../support/until';
 
 /** Timers run this much faster than asked; the server's seconds are scaled alike. */
 const SCALE = 50;
 const SERVER_MS_PER_SECOND = 1000 / SCALE;
-const BOUND_MS = 15_000;
-
-async function until(predicate: () => boolean, what: () => string, boundMs = BOUND_MS): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 type Stored = { metadata: { name: string; namespace?: string; uid?: string; resourceVersion?: string } };
 

@@ -4,6 +4,7 @@ import * as https from 'node:https';
 import * as net from 'node:net';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { FakeApiServer, decodeContinue, encodeContinue, type FakeApiServerOptions, type WatchEventJson } from './apiserver';
+import { until } from './until';
 
 // ---------------------------------------------------------------- helpers
 
@@ -105,14 +106,6 @@ class Watch {
 
   abort(): void {
     this.req.destroy();
-  }
-}
-
-async function until(cond: () => boolean, what: string, timeoutMs = 2000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 2));
   }
 }
 

@@ -13,17 +13,9 @@ import { WatchManager, type WatchConfig } from '../../src/manager';
 import type { ObjectNode, ResourceNode, TreeNode } from '../../src/ui/tree/tree-node';
 import { WatchTreeModel } from '../../src/ui/tree/watch-tree-model';
 import { FakeApiServer } from '../support/apiserver';
+import { until } from '../support/until';
 
 const SCALE = 50;
-const BOUND_MS = 15_000;
-
-async function until(predicate: () => boolean, what: () => string): Promise<void> {
-  const deadline = Date.now() + BOUND_MS;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 const CRD_TYPE = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false };
 

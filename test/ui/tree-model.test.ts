@@ -8,11 +8,11 @@ import { themeColors } from '../../src/ui/tree/tone';
 import { WatchTreeModel, type WatchTreeModelOptions } from '../../src/ui/tree/watch-tree-model';
 import type { NamespaceNode, ObjectNode, ResourceNode, TreeNode } from '../../src/ui/tree/tree-node';
 import { FakeApiServer } from '../support/apiserver';
+import { until } from '../support/until';
 
 /** The manager's timers run this much faster than asked; the server's seconds are scaled alike. */
 const SCALE = 50;
 /** A bound for waiting on the server and the manager, in real milliseconds; never a timing assertion. */
-const BOUND_MS = 15_000;
 
 /**
  * The model's clock: time moves only when a test says so, so the number of refreshes is a pure
@@ -52,14 +52,6 @@ class ManualClock implements Clock {
       next.fn();
     }
     this.t = end;
-  }
-}
-
-async function until(predicate: () => boolean, what: () => string, boundMs = BOUND_MS): Promise<void> {
-  const deadline = Date.now() + boundMs;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 5));
   }
 }
 

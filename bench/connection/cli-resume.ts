@@ -26,14 +26,8 @@ const MODE = process.env.MODE === 'freeze' || process.env.MODE === 'revoke' ? pr
 const HTTP2 = process.env.HTTP2 !== '0';
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-async function main(): Promise<void> {
-  if (MODE === 'revoke') return revoke();
-  const server = await FakeApiServer.start({ http2: HTTP2 });
-  const relay = await TcpRelay.start(Number(new URL(server.url).port));
-  server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
-  const dir = mkdtempSync(path.join(tmpdir(), 'kw-resume-'));
-  const kubeconfig = path.join(dir, 'config');
-  writeFileSync(kubeconfig, relay.rewrite(server.kubeconfig(), server.url));
+/** `kube-watch watch configmaps -n default` from dist/, its JSON lines gathered; `until` resolves once a line after `from` matches. */
+function watchConfigmaps(kubeconfig: string) {
   const cli = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'watch', 'configmaps', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   const waiters: (() => void)[] = [];
@@ -46,10 +40,22 @@ async function main(): Promise<void> {
       const check = () => (re.test(out.slice(from)) ? resolve() : waiters.push(check));
       check();
     });
+  return { cli, output: () => out, until };
+}
+
+async function main(): Promise<void> {
+  if (MODE === 'revoke') return revoke();
+  const server = await FakeApiServer.start({ http2: HTTP2 });
+  const relay = await TcpRelay.start(Number(new URL(server.url).port));
+  server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
+  const dir = mkdtempSync(path.join(tmpdir(), 'kw-resume-'));
+  const kubeconfig = path.join(dir, 'config');
+  writeFileSync(kubeconfig, relay.rewrite(server.kubeconfig(), server.url));
+  const { cli, output, until } = watchConfigmaps(kubeconfig);
   await until(/"lifecycle":"watch-opened"/);
-  const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(out)?.[1] ?? '?';
+  const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(output())?.[1] ?? '?';
   if (MODE === 'freeze') {
-    const mark = out.length;
+    const mark = output().length;
     const frozenAt = Date.now();
     relay.freezeAll();
     server.update('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: 'after-freeze' } });
@@ -58,7 +64,7 @@ async function main(): Promise<void> {
     const limit = new Promise<number>((r) => setTimeout(() => r(-1), 300_000));
     const n = await Promise.race([noticed, limit]);
     const c = await Promise.race([caught, limit]);
-    const reason = /"lifecycle":"watch-closed"[^\n]*"reason":"([^"]*)"/.exec(out.slice(mark))?.[1];
+    const reason = /"lifecycle":"watch-closed"[^\n]*"reason":"([^"]*)"/.exec(output().slice(mark))?.[1];
     console.log(`protocol ${protocol}; frozen connection noticed after ${n < 0 ? 'more than 300 s' : `${(n / 1000).toFixed(1)} s`} (${reason ?? '-'}); the change made at the freeze arrived after ${c < 0 ? 'more than 300 s' : `${(c / 1000).toFixed(1)} s`}`);
     cli.kill('SIGTERM');
     await relay.close();
@@ -68,13 +74,13 @@ async function main(): Promise<void> {
   relay.freezeAll(); // the connection dies while the process is stopped: nothing closes it
   server.update('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: 'while-stopped' } });
   await new Promise((r) => setTimeout(r, STOP_SECONDS * 1000));
-  const mark = out.length;
+  const mark = output().length;
   const continuedAt = Date.now();
   cli.kill('SIGCONT');
   const caughtUp = until(/"event":"update","namespace":"default","name":"probe"/, mark).then(() => Date.now() - continuedAt);
   const limit = new Promise<number>((r) => setTimeout(() => r(-1), 120_000));
   const ms = await Promise.race([caughtUp, limit]);
-  const resumed = /"lifecycle":"resumed"[^\n]*/.exec(out.slice(mark))?.[0];
+  const resumed = /"lifecycle":"resumed"[^\n]*/.exec(output().slice(mark))?.[0];
   console.log(`protocol ${protocol}; stopped ${STOP_SECONDS} s; after SIGCONT: ${ms < 0 ? 'not caught up within 120 s' : `caught up in ${(ms / 1000).toFixed(1)} s`}`);
   if (resumed) console.log(`log: ${resumed}`);
   cli.kill('SIGTERM');
@@ -90,22 +96,11 @@ async function revoke(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'kw-revoke-'));
   const kubeconfig = path.join(dir, 'config');
   writeFileSync(kubeconfig, plugin.kubeconfig({ server: server.url, caPem: server.caPem }));
-  const cli = spawn(process.execPath, [path.join(repoRoot, 'dist', 'cli.js'), 'watch', 'configmaps', '-n', 'default', '--kubeconfig', kubeconfig], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  const waiters: (() => void)[] = [];
-  cli.stdout.on('data', (c: Buffer) => {
-    out += c.toString();
-    for (const w of waiters.splice(0)) w();
-  });
-  const until = (re: RegExp, from = 0) =>
-    new Promise<void>((resolve) => {
-      const check = () => (re.test(out.slice(from)) ? resolve() : waiters.push(check));
-      check();
-    });
+  const { cli, output, until } = watchConfigmaps(kubeconfig);
   await until(/"lifecycle":"watch-opened"/);
-  const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(out)?.[1] ?? '?';
+  const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(output())?.[1] ?? '?';
   const runsBefore = plugin.runs();
-  const mark = out.length;
+  const mark = output().length;
   const revokedAt = Date.now();
   plugin.setToken('token-2');
   server.setToken('token-2');
@@ -115,7 +110,7 @@ async function revoke(): Promise<void> {
   const limit = new Promise<number>((r) => setTimeout(() => r(-1), 120_000));
   const ms = await Promise.race([caught, limit]);
   const refused = server.requests.filter((r) => r.status === 401).length;
-  const leaked = /token-[12]/.test(out);
+  const leaked = /token-[12]/.test(output());
   console.log(`protocol ${protocol}; token revoked: ${refused} request(s) refused with 401; the change arrived after ${ms < 0 ? 'more than 120 s' : `${(ms / 1000).toFixed(1)} s`}; plugin runs ${runsBefore} before, ${plugin.runs()} after; token in the CLI's output: ${leaked ? 'YES' : 'no'}`);
   cli.kill('SIGTERM');
   plugin.dispose();

@@ -11,7 +11,8 @@
  *     the user's credential comes from an exec plugin (no expirationTimestamp); the server
  *     revokes it and the plugin would hand out a new one: how long until a change made after
  *     the revocation arrived, and how many times the plugin ran.
- * HTTP2=0 makes the server speak HTTP/1.1 only.
+ * HTTP2=0 makes the server speak HTTP/1.1 only; VERSION=1.34 makes it a 1.34 server (bookmarks on
+ * quiet watches about every 60 s, which HTTP/1.1 needs to see a frozen connection early).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { TcpRelay } from '../../test/support/tcp-relay';
 const STOP_SECONDS = Number(process.env.STOP_SECONDS ?? 60);
 const MODE = process.env.MODE === 'freeze' || process.env.MODE === 'revoke' ? process.env.MODE : 'resume';
 const HTTP2 = process.env.HTTP2 !== '0';
+const VERSION = process.env.VERSION === '1.34' ? '1.34' : '1.26';
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
 /** `kube-watch watch configmaps -n default` from dist/, its JSON lines gathered; `until` resolves once a line after `from` matches. */
@@ -45,7 +47,7 @@ function watchConfigmaps(kubeconfig: string) {
 
 async function main(): Promise<void> {
   if (MODE === 'revoke') return revoke();
-  const server = await FakeApiServer.start({ http2: HTTP2 });
+  const server = await FakeApiServer.start({ http2: HTTP2, version: VERSION });
   const relay = await TcpRelay.start(Number(new URL(server.url).port));
   server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
   const dir = mkdtempSync(path.join(tmpdir(), 'kw-resume-'));
@@ -65,7 +67,7 @@ async function main(): Promise<void> {
     const n = await Promise.race([noticed, limit]);
     const c = await Promise.race([caught, limit]);
     const reason = /"lifecycle":"watch-closed"[^\n]*"reason":"([^"]*)"/.exec(output().slice(mark))?.[1];
-    console.log(`protocol ${protocol}; frozen connection noticed after ${n < 0 ? 'more than 300 s' : `${(n / 1000).toFixed(1)} s`} (${reason ?? '-'}); the change made at the freeze arrived after ${c < 0 ? 'more than 300 s' : `${(c / 1000).toFixed(1)} s`}`);
+    console.log(`server ${VERSION}, protocol ${protocol}; frozen connection noticed after ${n < 0 ? 'more than 300 s' : `${(n / 1000).toFixed(1)} s`} (${reason ?? '-'}); the change made at the freeze arrived after ${c < 0 ? 'more than 300 s' : `${(c / 1000).toFixed(1)} s`}`);
     cli.kill('SIGTERM');
     await relay.close();
     process.exit(0);
@@ -90,7 +92,7 @@ async function main(): Promise<void> {
 
 /** MODE=revoke: an exec credential revoked while the CLI watches. */
 async function revoke(): Promise<void> {
-  const server = await FakeApiServer.start({ http2: HTTP2, token: 'token-1' });
+  const server = await FakeApiServer.start({ http2: HTTP2, version: VERSION, token: 'token-1' });
   const plugin = new ExecPluginFixture('token-1');
   server.create('configmaps', { metadata: { name: 'probe', namespace: 'default' }, data: { v: '0' } });
   const dir = mkdtempSync(path.join(tmpdir(), 'kw-revoke-'));

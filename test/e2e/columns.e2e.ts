@@ -13,6 +13,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KUBE_WATCH, WorkbenchUi, type TreeRow } from './pages';
+import { hoverText } from './support/hover';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
@@ -102,23 +103,6 @@ describe('Kube Watch columns in the browser (V11, V12, V15)', function () {
   /** The first row under `parent` whose label is `label`, waiting for `accept`. */
   const rowUnder = (parent: string[], label: string, accept: (r: TreeRow) => boolean, what: string) =>
     poll(what, async () => (await ui.tree.children(parent)).find((r) => r.label === label), (r) => r !== undefined && accept(r), { timeoutMs: 60_000 });
-
-  /** Hovers a row and returns the text of the hover VS Code shows for it, once it matches `expect`. */
-  const hoverText = async (row: TreeRow, expect: RegExp): Promise<string> => {
-    const element = ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"] .monaco-icon-label`);
-    const hover = bench.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: expect });
-    return poll(
-      `the tooltip of ${row.label} to match ${expect}`,
-      async () => {
-        await bench.page.mouse.move(900, 600);
-        await element.hover();
-        await hover.first().waitFor({ state: 'visible', timeout: 5_000 });
-        return (await hover.first().innerText()).replace(/\u00a0/g, ' ');
-      },
-      (text) => expect.test(text),
-      { timeoutMs: 60_000 },
-    );
-  };
 
   before(async function () {
     this.timeout(600_000);
@@ -258,7 +242,7 @@ describe('Kube Watch columns in the browser (V11, V12, V15)', function () {
     assert.equal(ledger.icon, 'error');
     assert.doesNotMatch(ledger.description, /Progressing|in progress/);
     // Its tooltip says why, under the kubectl row.
-    const tip = await hoverText(ledger, /ProgressDeadlineExceeded/);
+    const tip = await hoverText(bench.page, async () => ui.tree.list.locator(`.monaco-list-row[data-index="${ledger.index}"] .monaco-icon-label`), /ProgressDeadlineExceeded/, `the tooltip of ${ledger.label}`);
     assert.match(tip, /NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\s+ledger\s+1\/2\s+2\s+1\s+\d+[smhd]/);
     assert.match(tip, /Progressing=False ProgressDeadlineExceeded: ReplicaSet "ledger-6d5f7c8b9" has timed out progressing\./);
     await shoot('V12-stuck-tooltip');

@@ -15,6 +15,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KUBE_WATCH, WorkbenchUi, type StatusItem, type TreeRow } from './pages';
+import { hoverText } from './support/hover';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
@@ -36,23 +37,6 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
 
   const waitAllWatching = (timeoutMs = 90_000) =>
     ui.statusBar.waitForKubeWatch(`${ROOTS.length}/${ROOTS.length}`, (s) => s.counts?.watching === ROOTS.length && s.icon === 'eye' && !s.spinning, { timeoutMs });
-
-  /** Hovers `target` and returns the text of the hover VS Code shows, once it matches `expect`. */
-  const hoverText = async (target: () => Promise<ReturnType<WorkbenchUi['page']['locator']>>, expect: RegExp, what: string): Promise<string> => {
-    const hover = bench.page.locator('.monaco-hover, .workbench-hover').filter({ hasText: expect });
-    return poll(
-      what,
-      async () => {
-        await bench.page.mouse.move(900, 600);
-        // Found again on each try: the stale tick redraws the rows every second.
-        await (await target()).hover();
-        await hover.first().waitFor({ state: 'visible', timeout: 10_000 });
-        return (await hover.first().innerText()).replace(/\u00a0/g, ' ');
-      },
-      (text) => expect.test(text),
-      { timeoutMs: 60_000 },
-    );
-  };
 
   const rowElement = (row: TreeRow) => ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`);
 
@@ -113,7 +97,7 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
     const moved = await ui.tree.waitForRow(['pods'], (r) => Number(WATCHING.exec(r.description)?.[1]) > initialRv, { timeoutMs: 60_000 });
     const treeRv = WATCHING.exec(moved.description)?.[1] ?? '';
     const label = `${cluster.context}/pods`;
-    const tooltip = await hoverText(async () => ui.statusBar.kubeWatch, new RegExp(`${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s+watching\\s+${treeRv}\\b`), `the status bar tooltip to show pods at rv ${treeRv}`);
+    const tooltip = await hoverText(bench.page, async () => ui.statusBar.kubeWatch, new RegExp(`${label.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s+watching\\s+${treeRv}\\b`), `the status bar tooltip to show pods at rv ${treeRv}`);
     assert.match(tooltip, /Kube Watch · 5 of 5 watching/);
     await shoot('V05-tooltip-resource-versions');
     await bench.page.mouse.move(900, 600);
@@ -165,7 +149,7 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
     const later = await ui.tree.waitForRow(podPath, (r) => Number(/^stale (\d+) s/.exec(r.description)?.[1]) > Number(/^stale (\d+) s/.exec(stale.description)?.[1]), { timeoutMs: 60_000 });
     assert.match(later.description, STALE, 'the stale time ticks');
     const staleRow = async () => rowElement(await ui.tree.waitForRow(podPath, (r) => STALE.test(r.description), { timeoutMs: 60_000 })).locator('.monaco-icon-label');
-    await hoverText(staleRow, /Stale: not live since .*the watch is (unreachable|reconnecting|relisting)/, 'the stale tooltip');
+    await hoverText(bench.page, staleRow, /Stale: not live since .*the watch is (unreachable|reconnecting|relisting)/, 'the stale tooltip');
     await shoot('V01-stale-rows');
     await bench.page.mouse.move(900, 600);
     // Its YAML: a banner above the first line, not part of the document.

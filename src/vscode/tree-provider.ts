@@ -67,6 +67,9 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     item.contextValue = p.contextValue;
     if (p.icon) item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
     if (node.kind === 'object') item.command = { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] };
+    // A stale row re-renders every second (its stale time ticks), sooner than a busy extension
+    // host may answer the lazy resolve: its tooltip comes with the row, so a hover is never empty.
+    if (node.kind === 'object' && this.model.stalenessOf(node.entryId)) this.resolveTreeItem(item, node);
     if (node.kind === 'more') item.command = { command: LOAD_MORE_COMMAND, title: 'Show More', arguments: [node] };
     if (this.awaiting?.delete(node) && this.awaiting.size === 0) {
       this.awaiting = undefined;

@@ -68,7 +68,8 @@ describe('Kube Watch staleness and a truthful status bar in the browser (V01, V0
     this.timeout(600_000);
     fs.mkdirSync(RESULTS, { recursive: true });
     cluster = await SimulatedCluster.start({ log: (m) => process.env.E2E_VERBOSE === '1' && process.stderr.write(`[cluster] ${m}\n`) });
-    bench = await Workbench.start({ vsix: defaultVsixPath(), env: { KUBECONFIG: cluster.kubeconfigPath } });
+    // Hovers show 100 ms after the mouse rests: a stale row re-renders every second (its stale time ticks).
+    bench = await Workbench.start({ vsix: defaultVsixPath(), env: { KUBECONFIG: cluster.kubeconfigPath }, settings: { 'workbench.hover.delay': 100 } });
     ui = new WorkbenchUi(bench.page);
     await ui.activityBar.waitForItem(KUBE_WATCH.container);
     await ui.openKubeWatch();

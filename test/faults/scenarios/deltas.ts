@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { systemClock } from '../../../src/informer/clock';
 import { until } from '../rig';
 import type { FaultContext, Scenario } from '../scenario';
 
@@ -96,7 +97,10 @@ export const deltaScenarios: Scenario[] = [
     // Bookmarks come only from the watch cache.
     servers: ['1.26', '1.33', '1.34'],
     title: 'F17 a stream of only bookmarks is healthy: no backoff, no relist, and the next watch resumes from the bookmark',
-    setup: { initialObjects: 1, server: { bookmarkIntervalMs: 10 }, informer: { timeoutSeconds: 30 } },
+    // The transport's deadlines on the system clock: a bookmark every 10 ms of real time, which a
+    // busy machine may delay past a scaled silence limit (HTTP/1.1) or PING timeout (HTTP/2),
+    // would otherwise make a healthy stream look half-open.
+    setup: { initialObjects: 1, server: { bookmarkIntervalMs: 10 }, informer: { timeoutSeconds: 30 }, transportClock: systemClock },
     async run(ctx) {
       await ctx.synced();
       const rig = ctx.ours;

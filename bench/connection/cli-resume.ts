@@ -11,7 +11,7 @@
  *     the user's credential comes from an exec plugin (no expirationTimestamp); the server
  *     revokes it and the plugin would hand out a new one: how long until a change made after
  *     the revocation arrived, and how many times the plugin ran.
- * HTTP2=0 makes the server speak HTTP/1.1 only; VERSION=1.34 makes it a 1.34 server (bookmarks on
+ * WARMUP_SECONDS=N (freeze): watch N s before the freeze. HTTP2=0 makes the server speak HTTP/1.1 only; VERSION=1.34 makes it a 1.34 server (bookmarks on
  * quiet watches about every 60 s, which HTTP/1.1 needs to see a frozen connection early).
  */
 import { spawn } from 'node:child_process';
@@ -57,6 +57,9 @@ async function main(): Promise<void> {
   await until(/"lifecycle":"watch-opened"/);
   const protocol = /"lifecycle":"watch-opened"[^\n]*"protocol":"([^"]+)"/.exec(output())?.[1] ?? '?';
   if (MODE === 'freeze') {
+    // WARMUP_SECONDS: watch that long first, so that a server with bookmarks on quiet watches has
+    // shown its cadence (two bookmarks in a row) before the freeze.
+    await new Promise((r) => setTimeout(r, Number(process.env.WARMUP_SECONDS ?? 0) * 1000));
     const mark = output().length;
     const frozenAt = Date.now();
     relay.freezeAll();

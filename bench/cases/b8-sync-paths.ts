@@ -1,15 +1,18 @@
 /**
  * B8: initial sync of 100,000 Pods by one streaming list (WatchList) and by paginated LIST,
  * each path and the reference in its own child process. Figures: time to synced, peak RSS, and
- * the heap retained after sync (the peak RSS target is relative to it). A fourth process, the
- * floor, reads the same streaming list with a bare loop (JSON.parse per line, objects kept):
- * what V8 itself needs for these objects, with no informer around them.
+ * the heap retained after sync (the peak RSS target is relative to it). Two more processes read
+ * the same streaming list with a bare loop (JSON.parse per line, objects kept), with no informer
+ * around them: the floor, in the client bundle the others run in, and the bare floor, in a
+ * process with no client code loaded at all: what V8 itself needs for these objects.
  */
 import type { SyncPath, SyncResult, SyncTask } from '../support/client-main';
+import type { BareSyncTask } from '../support/floor-main';
 import { median, type CaseContext, type CaseResult, type Row, type Verdict } from '../support/harness';
 import { podsResource } from '../support/resources';
 
-type Runner = 'ours-list' | 'ours-watchlist' | 'reference' | 'floor';
+type Runner = 'ours-list' | 'ours-watchlist' | 'reference' | 'floor' | 'bare-floor';
+const RUNNERS: Runner[] = ['ours-watchlist', 'ours-list', 'reference', 'floor', 'bare-floor'];
 
 export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
   const count = quick ? 10_000 : 100_000;
@@ -17,16 +20,21 @@ export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
   const runs = quick ? 1 : 3;
   h.progress.step(`B8 rendering ${count} Pods`);
   const setup = await h.setup({ collections: [{ spec: podsResource.spec, data: { gen: 'pods', count, namespaces } }], watchMode: { mode: 'hold' }, watchList: true });
-  const runners: Runner[] = ['ours-watchlist', 'ours-list', 'reference', 'floor'];
-  const results: Record<Runner, SyncResult[]> = { 'ours-list': [], 'ours-watchlist': [], reference: [], floor: [] };
+  const runners = RUNNERS;
+  const results: Record<Runner, SyncResult[]> = { 'ours-list': [], 'ours-watchlist': [], reference: [], floor: [], 'bare-floor': [] };
   const failures: string[] = [];
   for (let r = 0; r < runs; r++) {
     for (let k = 0; k < runners.length; k++) {
       const runner = runners[(k + r) % runners.length];
       h.progress.step(`B8 run ${r + 1}/${runs}: ${runner}`);
       const path: SyncPath = runner === 'ours-watchlist' || runner === 'floor' ? 'watchlist' : 'list';
-      const task: SyncTask = { kind: runner === 'reference' ? 'reference' : runner === 'floor' ? 'limit' : 'ours', conn: h.conn(`b8-${runner}`), spec: podsResource.spec, expect: count, path };
+      const conn = h.conn(`b8-${runner}`);
       try {
+        if (runner === 'bare-floor') {
+          results[runner].push(await h.once<SyncResult>('sync', { conn, spec: podsResource.spec, expect: count } satisfies BareSyncTask, 'floor'));
+          continue;
+        }
+        const task: SyncTask = { kind: runner === 'reference' ? 'reference' : runner === 'floor' ? 'limit' : 'ours', conn, spec: podsResource.spec, expect: count, path };
         results[runner].push(await h.once<SyncResult>('sync', task));
       } catch (err) {
         failures.push(`B8 ${runner} run ${r + 1} failed: ${(err instanceof Error ? err.message : String(err)).split('\n')[0]}`);
@@ -70,9 +78,12 @@ export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
     verdicts,
     notes: [
       `B8: ${count} Pods in ${namespaces} namespaces, ${Math.round(setup.itemBytes)} bytes of JSON each; the limit column of the RSS rows is the heap retained after sync`,
-      `B8 RSS before the sync (code and runtime loaded): ${(['ours-watchlist', 'ours-list', 'reference', 'floor'] as const).map((k) => `${k} ${((m(k, (r) => r.rssBefore) ?? 0) / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
-      `B8 floor (one streaming list read by a bare loop: JSON.parse per line, objects kept in a Map, no informer): peak RSS ${mib(m('floor', rss))} MiB = ${ratioOf(m('floor', rss), m('floor', heap))}x its retained heap of ${mib(m('floor', heap))} MiB; peak RSS above start ${ratioOf(m('floor', growth), m('floor', heap))}x`,
-      ...(['ours-watchlist', 'ours-list', 'reference', 'floor'] as const).map((k) => `B8 ${k} at its sampled peak RSS (every 10 ms; maxRSS may be higher): ${atPeak(results[k])}`),
+      `B8 RSS before the sync (code and runtime loaded): ${RUNNERS.map((k) => `${k} ${((m(k, (r) => r.rssBefore) ?? 0) / 2 ** 20).toFixed(0)} MiB`).join(', ')}`,
+      ...(['floor', 'bare-floor'] as const).map(
+        (k) =>
+          `B8 ${k} (one streaming list read by a bare loop: JSON.parse per line, objects kept in a Map, no informer${k === 'bare-floor' ? '; a process with no client code loaded' : '; in the client bundle'}): peak RSS ${mib(m(k, rss))} MiB = ${ratioOf(m(k, rss), m(k, heap))}x its retained heap of ${mib(m(k, heap))} MiB; peak RSS above start ${ratioOf(m(k, growth), m(k, heap))}x`,
+      ),
+      ...RUNNERS.map((k) => `B8 ${k} at its sampled peak RSS (every 10 ms; maxRSS may be higher): ${atPeak(results[k])}`),
       ...failures,
     ],
   };

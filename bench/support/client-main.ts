@@ -5,10 +5,8 @@
  */
 import * as https from 'node:https';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getHeapSpaceStatistics } from 'node:v8';
 import { KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { Informer, KubeConfigTransport, acceleratedClock, systemClock } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
@@ -19,15 +17,11 @@ import { StatusBarFeed } from '../../src/ui/status';
 import { collectionPath, type ResourceSpec } from './datasets';
 import { benchResource } from './resources';
 import { note, serveRpc } from './rpc';
+import { bareGet, measureSync, streamingListFloor, type Conn, type SyncResult } from './sync-measure';
+
+export type { Conn, SyncResult } from './sync-measure';
 
 export type ClientKind = 'ours' | 'reference' | 'limit';
-
-export interface Conn {
-  url: string;
-  caPem: string;
-  /** The bearer token's label: requests are attributed to it. */
-  label: string;
-}
 
 /** How our informer makes its initial list: paginated LIST, or one streaming list (WatchList). */
 export type SyncPath = 'list' | 'watchlist';
@@ -40,20 +34,6 @@ export interface SyncTask {
   expect: number;
   /** Ours only; default 'list'. */
   path?: SyncPath;
-}
-
-export interface SyncResult {
-  ms: number;
-  retainedBytes: number;
-  objects: number;
-  /** Peak resident set size of the process, bytes. */
-  maxRss: number;
-  /** Resident set size just before the sync started (the process with its code loaded), bytes. */
-  rssBefore: number;
-  /** process.memoryUsage() sampled every 10 ms during the sync: the sample of highest RSS. */
-  atPeak?: NodeJS.MemoryUsage;
-  /** V8's heap spaces (name: size/used, bytes) at that sample. */
-  spacesAtPeak?: Record<string, [number, number]>;
 }
 
 export interface StreamTask {
@@ -85,16 +65,6 @@ export interface ManyTask {
   path?: SyncPath;
 }
 
-const gc = (globalThis as { gc?: () => void }).gc;
-
-async function settleHeap(): Promise<number> {
-  for (let i = 0; i < 4; i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    gc?.();
-  }
-  return process.memoryUsage().heapUsed;
-}
-
 function kubeConfig(conn: Conn): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
@@ -111,15 +81,6 @@ type RefInformer = ReturnType<typeof makeInformer<KubernetesObject>>;
 function reference(kc: KubeConfig, spec: ResourceSpec, namespace: string | undefined): RefInformer {
   const list = benchResource(spec).list(kc, namespace);
   return makeInformer<KubernetesObject>(kc, collectionPath(spec, namespace), list as never);
-}
-
-/** The limit's HTTP client: one keep-alive agent, a GET, the raw response. */
-function bareGet(conn: Conn, agent: https.Agent, path: string): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = https.request(`${conn.url}${path}`, { agent, headers: { Authorization: `Bearer bench-${conn.label}`, Accept: 'application/json' } }, resolve);
-    req.on('error', reject);
-    req.end();
-  });
 }
 
 let keep: unknown[] = [];
@@ -156,32 +117,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
         void informer.start();
       });
   } else if (t.path === 'watchlist') {
-    // The floor of a streaming sync in JavaScript: one streaming list, each line JSON.parsed
-    // (managedFields dropped) and kept, nothing else: no informer, no store, no events.
-    const agent = new https.Agent({ keepAlive: true, ca: t.conn.caPem });
-    start = async () => {
-      const q = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
-      const res = await bareGet(t.conn, agent, `${collectionPath(t.spec, t.namespace)}?${q}`);
-      const objects = new Map<string, unknown>();
-      let pending = '';
-      for await (const c of res) {
-        const lines = (pending + (c as Buffer).toString('utf8')).split('\n');
-        pending = lines.pop() ?? '';
-        for (const line of lines) {
-          if (!line) continue;
-          const ev = JSON.parse(line) as { type: string; object: { metadata: { uid?: string; managedFields?: unknown; annotations?: Record<string, string> } } };
-          if (ev.type === 'BOOKMARK') {
-            if (ev.object.metadata.annotations?.['k8s.io/initial-events-end'] !== 'true') continue;
-            res.destroy();
-            keep.push(objects);
-            return objects.size;
-          }
-          ev.object.metadata.managedFields = undefined;
-          objects.set(ev.object.metadata.uid ?? '', ev.object);
-        }
-      }
-      throw new Error('the streaming list ended before its bookmark');
-    };
+    start = streamingListFloor(t.conn, t.spec, t.namespace, keep);
   } else {
     const agent = new https.Agent({ keepAlive: true, ca: t.conn.caPem });
     start = async () => {
@@ -193,25 +129,7 @@ async function sync(t: SyncTask): Promise<SyncResult> {
       return list.items.length;
     };
   }
-  const base = await settleHeap();
-  const rssBefore = process.memoryUsage().rss;
-  let atPeak = process.memoryUsage();
-  let spacesAtPeak: Record<string, [number, number]> = {};
-  const sampler = setInterval(() => {
-    const u = process.memoryUsage();
-    if (u.rss > atPeak.rss) {
-      atPeak = u;
-      spacesAtPeak = Object.fromEntries(getHeapSpaceStatistics().filter((sp) => sp.space_size > 0).map((sp) => [sp.space_name, [sp.space_size, sp.space_used_size]]));
-    }
-  }, 10);
-  const t0 = performance.now();
-  const objects = await start().finally(() => clearInterval(sampler));
-  const ms = performance.now() - t0;
-  // Let the watch that follows the list open, then measure what stays.
-  await new Promise((r) => setTimeout(r, 100));
-  const retainedBytes = (await settleHeap()) - base;
-  if (objects !== t.expect) throw new Error(`${t.kind} synced ${objects} objects, expected ${t.expect}`);
-  return { ms, retainedBytes, objects, maxRss: process.resourceUsage().maxRSS * 1024, rssBefore, atPeak, spacesAtPeak };
+  return measureSync(t.kind, t.expect, start);
 }
 
 async function stream(t: StreamTask): Promise<StreamResult> {

@@ -22,7 +22,11 @@ const CLIENT_FLAGS = [...CHILD_FLAGS, ...(process.env.BENCH_CLIENT_FLAGS ?? '').
 /** Bundles the child entries (plain Node loads one bundled file in ~0.2 s; tsx would take ~2 s). */
 export async function buildChildren(): Promise<void> {
   await esbuild.build({
-    entryPoints: { server: join(ROOT, 'bench/support/server-main.ts'), client: join(ROOT, 'bench/support/client-main.ts') },
+    entryPoints: {
+      server: join(ROOT, 'bench/support/server-main.ts'),
+      client: join(ROOT, 'bench/support/client-main.ts'),
+      floor: join(ROOT, 'bench/support/floor-main.ts'),
+    },
     outdir: CACHE,
     outExtension: { '.js': '.cjs' },
     bundle: true,
@@ -99,6 +103,9 @@ export class Progress {
   }
 }
 
+/** Which bundled entry a client process runs. */
+export type ClientBundle = 'client' | 'floor';
+
 export class Harness {
   readonly progress = new Progress();
   private server!: ChildRpc;
@@ -134,16 +141,19 @@ export class Harness {
     return { url: this.url, caPem: this.caPem, label: `${prefix}-${++this.labels}` };
   }
 
-  /** Forks a client process whose notes go to the status line. */
-  client(): ChildRpc {
-    const c = ChildRpc.start(join(CACHE, 'client.cjs'), CLIENT_FLAGS);
+  /**
+   * Forks a client process whose notes go to the status line: the client bundle (ours, the
+   * reference and the limit), or the bare floor's (no client code loaded).
+   */
+  client(bundle: ClientBundle = 'client'): ChildRpc {
+    const c = ChildRpc.start(join(CACHE, `${bundle}.cjs`), CLIENT_FLAGS);
     c.onNote = (n) => this.progress.note(n);
     return c;
   }
 
   /** One call in a fresh client process, which is then ended. */
-  async once<T>(method: string, task: unknown): Promise<T> {
-    const c = this.client();
+  async once<T>(method: string, task: unknown, bundle: ClientBundle = 'client'): Promise<T> {
+    const c = this.client(bundle);
     try {
       return await c.call<T>(method, task);
     } finally {

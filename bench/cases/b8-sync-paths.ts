@@ -20,12 +20,11 @@ export async function b8({ h, quick }: CaseContext): Promise<CaseResult> {
   const runs = quick ? 1 : 3;
   h.progress.step(`B8 rendering ${count} Pods`);
   const setup = await h.setup({ collections: [{ spec: podsResource.spec, data: { gen: 'pods', count, namespaces } }], watchMode: { mode: 'hold' }, watchList: true });
-  const runners = RUNNERS;
   const results: Record<Runner, SyncResult[]> = { 'ours-list': [], 'ours-watchlist': [], reference: [], floor: [], 'bare-floor': [] };
   const failures: string[] = [];
   for (let r = 0; r < runs; r++) {
-    for (let k = 0; k < runners.length; k++) {
-      const runner = runners[(k + r) % runners.length];
+    for (let k = 0; k < RUNNERS.length; k++) {
+      const runner = RUNNERS[(k + r) % RUNNERS.length];
       h.progress.step(`B8 run ${r + 1}/${runs}: ${runner}`);
       const path: SyncPath = runner === 'ours-watchlist' || runner === 'floor' ? 'watchlist' : 'list';
       const conn = h.conn(`b8-${runner}`);

@@ -1,5 +1,5 @@
 /**
- * How B1 and B8 measure one initial sync in a client process: time to synced, peak RSS, RSS
+ * How the sync cases (B1, B3, B8) measure one initial sync in a client process: time to synced, peak RSS, RSS
  * before, the heap retained after sync (above what the process held before), and the memory
  * sample of highest RSS. Imports nothing but Node, so a bare process can use it too.
  */

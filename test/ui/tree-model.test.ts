@@ -427,6 +427,39 @@ describe('tree view model', function () {
     assert.ok(refreshes.every((r) => r !== undefined && r.every((n) => n.kind !== 'object')), 'no stale tick once live');
   });
 
+  it('V01 one re-render a second while down, however many watches: their stale ticks and the retry countdown share one cadence', async () => {
+    // Namespaced watches: the countdown refreshes the resource node, the stale tick each
+    // namespace's, and each watch has its own outage start (the manager's clock runs 50 times
+    // faster: a millisecond apart is 50 ms). Each on its own cadence, the stale rows would
+    // re-render several times a second, and VS Code closes a row's hover whenever it re-renders.
+    const { server, manager, model, clock } = await setup({ resources: ['pods'], namespaces: ['default', 'shop'] }, (s) => {
+      s.create('pods', runningPod('a'));
+      s.create('pods', runningPod('b', 'shop'));
+    });
+    const pods = root(model, 'pods');
+    const shop = model.getChildren(pods).find((n) => model.present(n).label === 'shop');
+    assert.ok(shop);
+    const row = () => model.present(model.getChildren(shop).find((n) => n.kind === 'object') as ObjectNode);
+    render(model);
+    await server.goDown();
+    await until(
+      () => manager.entries().every((e) => e.state.phase !== 'watching' && (e.state.nextRetryAt ?? 0) > clock.now() + 10_000),
+      () => JSON.stringify(manager.entries().map((e) => [e.state.phase, e.state.nextRetryAt, clock.now()])),
+    );
+    clock.advance(1500);
+    assert.match(row().description ?? '', /^stale 1 s · /);
+    assert.match(model.present(pods).description ?? '', /in \d+ s/, 'the resource node counts down');
+    const times: number[] = [];
+    const sub = model.onDidChange(() => times.push(clock.now()));
+    const start = clock.now();
+    for (let i = 0; i < 100; i++) clock.advance(50);
+    sub.dispose();
+    assert.match(row().description ?? '', /^stale 6 s · /, 'the stale time still ticks each second');
+    const gaps = times.slice(1).map((t, i) => t - times[i]);
+    assert.ok(times.length >= 4 && times.length <= 6, `refreshes in 5 s: ${times.map((t) => t - start).join(', ')}`);
+    assert.ok(gaps.every((g) => g >= 900), `at least 900 ms between refreshes: ${gaps.join(', ')}`);
+  });
+
   it('leaves no timer or listener behind once disposed', async () => {
     const { server, model, clock, refreshes, manager } = await setup({ resources: ['configmaps'], namespaces: ['default'] });
     server.create('configmaps', { metadata: { name: 'late', namespace: 'default' } });

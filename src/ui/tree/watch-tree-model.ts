@@ -110,6 +110,7 @@ export class WatchTreeModel implements Disposable {
   private readonly statsStale = new Set<ResourceNode | NamespaceNode>();
   /** Entries counting down to a retry ("reconnecting in 4 s"). */
   private waiting = new Set<string>();
+  /** The countdown's own timer: armed only while no stale tick runs (see syncCountdownTimer). */
   private countdown: TimerHandle | undefined;
   /** Since when, and why, each watch's objects are not live (drawn stale after the grace). */
   private readonly staleness = new StalenessTracker();
@@ -623,24 +624,28 @@ export class WatchTreeModel implements Disposable {
 
   /**
    * Arms the stale timer for the next moment a down watch's rows change: the end of its grace
-   * (its objects turn stale), then each whole second of its stale time. No timer while all are live.
+   * (its objects turn stale, on time), then each whole second of stale time, on one cadence for
+   * all: the seconds of the earliest outage. Watches fail milliseconds apart (each has its own
+   * `since`); a tick per watch would re-render the tree several times a second, where one tick
+   * shows every stale time to the second (each rounded down at that instant). No timer while
+   * all are live.
    */
   private scheduleStaleTick(): void {
     if (this.disposed) return;
     const now = this.clock.now();
+    const outages = [...this.staleness.down()].filter((id) => this.places.has(id)).map((id) => this.staleness.outage(id)).filter((o): o is Staleness => o !== undefined);
+    const anchor = Math.min(...outages.map((o) => o.since));
     let next = Number.POSITIVE_INFINITY;
-    for (const id of this.staleness.down()) {
-      const outage = this.staleness.outage(id);
-      if (!outage || !this.places.has(id)) continue;
-      const seconds = Math.max(1, Math.floor((now - outage.since) / ONE_SECOND) + 1);
-      next = Math.min(next, outage.since + Math.max(seconds * ONE_SECOND, STALE_GRACE_MS) + 1);
+    for (const outage of outages) {
+      const graceEnd = outage.since + STALE_GRACE_MS + 1;
+      next = Math.min(next, now < graceEnd ? graceEnd : anchor + (Math.floor((now - anchor) / ONE_SECOND) + 1) * ONE_SECOND + 1);
     }
     if (next === this.staleTimerAt && this.staleTimer) return;
     this.staleTimer?.cancel();
     this.staleTimer = undefined;
     this.staleTimerAt = next;
-    if (next === Number.POSITIVE_INFINITY) return;
-    this.staleTimer = this.clock.setTimer(() => this.staleTick(), Math.max(0, next - now));
+    if (next !== Number.POSITIVE_INFINITY) this.staleTimer = this.clock.setTimer(() => this.staleTick(), Math.max(0, next - now));
+    this.syncCountdownTimer();
   }
 
   /** Refreshes the subtrees of the stale watches only (their watch node re-renders its objects). */
@@ -653,6 +658,7 @@ export class WatchTreeModel implements Disposable {
       const place = this.places.get(id);
       if (place && this.staleness.staleness(id, now)) this.dirty.add(place.watchNode);
     }
+    this.markCountdowns(now);
     if (this.dirty.size > 0) this.throttle.request();
     this.scheduleStaleTick();
   }
@@ -661,14 +667,34 @@ export class WatchTreeModel implements Disposable {
   private restartCountdown(entries: readonly WatchEntry[]): void {
     const now = this.clock.now();
     this.waiting = new Set(entries.filter((e) => e.state.phase !== 'watching' && (e.state.nextRetryAt ?? 0) > now).map((e) => e.id));
-    if (this.waiting.size === 0 || this.countdown || this.disposed) return;
-    this.countdown = this.clock.setTimer(() => this.tick(), ONE_SECOND);
+    this.syncCountdownTimer();
+  }
+
+  /**
+   * One re-render a second, not two: while a stale tick runs (each second of a down watch's
+   * stale time) it counts down too, and the countdown's own timer is off. A refresh re-renders
+   * the node's whole subtree, and VS Code closes a row's hover whenever the row re-renders, so
+   * two cadences out of phase would leave a stale row's tooltip hardly any time to show.
+   */
+  private syncCountdownTimer(): void {
+    if (this.staleTimer || this.waiting.size === 0 || this.disposed) {
+      this.countdown?.cancel();
+      this.countdown = undefined;
+      return;
+    }
+    this.countdown ??= this.clock.setTimer(() => this.tick(), ONE_SECOND);
   }
 
   private tick(): void {
     this.countdown = undefined;
     if (this.disposed) return;
-    const now = this.clock.now();
+    this.markCountdowns(this.clock.now());
+    if (this.dirty.size > 0) this.throttle.request();
+    this.syncCountdownTimer();
+  }
+
+  /** Marks the nodes of the entries counting down for a refresh; forgets those whose retry is due or that watch again. */
+  private markCountdowns(now: number): void {
     for (const id of [...this.waiting]) {
       const place = this.places.get(id);
       const entry = this.source.entry(id);
@@ -680,8 +706,6 @@ export class WatchTreeModel implements Disposable {
       if (place.watchNode !== place.node) this.dirty.add(place.node);
       if ((entry.state.nextRetryAt ?? 0) <= now) this.waiting.delete(id);
     }
-    if (this.dirty.size > 0) this.throttle.request();
-    if (this.waiting.size > 0) this.countdown = this.clock.setTimer(() => this.tick(), ONE_SECOND);
   }
 }
 

@@ -55,6 +55,19 @@ class ManualClock implements Clock {
   }
 }
 
+/**
+ * The manager's clock: `acceleratedClock(SCALE)`, a minute ahead of the model's. The model dates
+ * an outage by the state's `since`, never later than when it saw the state; with both clocks
+ * starting level, a start faster than about 20 ms of real time left the accelerated clock behind
+ * the model's (which setup moves a second on), so an outage seemed to begin before the model saw
+ * it and its stale time depended on how fast the machine was. A minute ahead, every `since` the
+ * manager dates lies after the model's now: the model dates each outage when it sees it.
+ */
+function managerClock(): Clock {
+  const accelerated = acceleratedClock(SCALE, seededRandom(3));
+  return { now: () => accelerated.now() + 60_000, setTimer: (fn, ms) => accelerated.setTimer(fn, ms), random: () => accelerated.random() };
+}
+
 const runningPod = (name: string, namespace = 'default') => ({
   metadata: { name, namespace },
   spec: { containers: [{ name: 'app', image: 'nginx' }] },
@@ -90,7 +103,7 @@ describe('tree view model', function () {
     seed(server);
     const manager = new WatchManager(
       { contexts: [], resources: ['configmaps', 'pods'], namespaces: [], kubeconfigPath: kubeconfig, ...config },
-      { clock: acceleratedClock(SCALE, seededRandom(3)), informerOptions: { requestTimeoutMs: 600_000 } },
+      { clock: managerClock(), informerOptions: { requestTimeoutMs: 600_000 } },
     );
     cleanups.push(() => manager.stop());
     const clock = new ManualClock();

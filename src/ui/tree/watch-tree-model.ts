@@ -633,7 +633,7 @@ export class WatchTreeModel implements Disposable {
   private scheduleStaleTick(): void {
     if (this.disposed) return;
     const now = this.clock.now();
-    const outages = [...this.staleness.down()].filter((id) => this.places.has(id)).map((id) => this.staleness.outage(id)).filter((o): o is Staleness => o !== undefined);
+    const outages = this.staleness.down().filter((id) => this.places.has(id)).map((id) => this.staleness.outage(id)).filter((o): o is Staleness => o !== undefined);
     const anchor = Math.min(...outages.map((o) => o.since));
     let next = Number.POSITIVE_INFINITY;
     for (const outage of outages) {

@@ -33,7 +33,6 @@ describe('Follow Logs', () => {
 
   after(async function () {
     this.timeout(60_000);
-    for (const t of vscode.window.terminals) if (t.name.startsWith('logs ')) t.dispose();
     await vscode.workspace.getConfiguration('kubeWatch').update('resources', [...SETTINGS.resources], vscode.ConfigurationTarget.Global);
     await settled(fx);
   });

@@ -10,7 +10,8 @@
  * the store is dropped, the informer-like cache being the same), against the store's own
  * estimate and the cap; and what the same versions would cost kept as whole JSON text.
  */
-import { dropManagedFields, type Clock, type KubeObject } from '../src/informer';
+import { dropManagedFields, type KubeObject } from '../src/informer';
+import { type Clock } from '../src/base';
 import { HistoryStore } from '../src/history';
 import { pods } from './support/datasets';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { HealthRecorder } from './health';
-import { systemClock } from './informer';
+import { systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';

@@ -7,7 +7,7 @@
  */
 import { AppsV1Api, CoreV1Api, KubeConfig, makeInformer, type KubernetesObject } from '@kubernetes/client-node';
 import { Informer } from '../../src/informer/informer';
-import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { B7_NAMESPACES, B7_TYPES, type B7ClientReport } from './b7-shape';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);

@@ -5,7 +5,7 @@
  * Everything is drawn from a seeded PRNG, so every run serves the same bytes.
  */
 
-import { seededRandom } from '../../src/informer/clock';
+import { seededRandom } from '../../src/base/clock';
 
 export interface ResourceSpec {
   group: string;

@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import { version } from '../../package.json';
 import { UnknownResourceError } from '../cluster/discovery';
 import { KubeConfigError } from '../cluster/kubeconfig-loader';
-import { systemClock } from '../informer';
+import { systemClock } from '../base';
 import { parseCliArgs, USAGE, UsageError } from './args';
 import { JsonLinesWriter } from './json-lines';
 import { runWatch } from './watch-command';

@@ -1,7 +1,9 @@
 import { contextNamespace, KubeConfigError, loadKubeConfig } from '../cluster/kubeconfig-loader';
 import { resolutionWaitEvents, resolveWithRetry } from '../cluster/resolve-with-retry';
-import { AbortedError, Informer, KubeConfigTransport, resourceTypeName, type Clock, type ResourceType } from '../informer';
-import { clusterKeyOf } from '../connection/registry/cluster-key';
+import { AbortedError, type Clock } from '../base';
+import { Informer, resourceTypeName, type ResourceType } from '../informer';
+import { KubeConfigTransport } from '../connection/transport/kubeconfig-transport';
+import { clusterKeyOf } from '../cluster/context-identity';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import type { WatchArgs } from './args';
 import type { JsonLinesWriter } from './json-lines';

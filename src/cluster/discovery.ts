@@ -1,4 +1,5 @@
-import { AbortedError, ApiError, type KubeTransport, type ResourceType } from '../informer';
+import { AbortedError, ApiError } from '../base';
+import { type KubeTransport, type ResourceType } from '../informer';
 
 /**
  * The server has no watchable resource type by that spelling (or the group it names does not

@@ -1,7 +1,6 @@
 /** Cluster access around the engine: kubeconfig loading, discovery. Nothing here imports `vscode`. */
-export * from './context-fingerprint';
+export * from './context-identity';
 export * from './discovery';
 export * from './kubeconfig-loader';
 export * from './label-selector-text';
 export * from './resolve-with-retry';
-export * from './switchable-transport';

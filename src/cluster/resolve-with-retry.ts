@@ -1,19 +1,6 @@
-import {
-  AbortedError,
-  ApiError,
-  Backoff,
-  TransportError,
-  defaultBackoff,
-  describeError,
-  type BackoffOptions,
-  type Clock,
-  type InformerPhase,
-  type InformerState,
-  type KubeTransport,
-  type ResourceType,
-  type TimedLifecycleEvent,
-} from '../informer';
-import { sleep } from '../informer/sleep';
+import { AbortedError, ApiError, Backoff, TransportError, defaultBackoff, describeError, type BackoffOptions, type Clock } from '../base';
+import { type InformerPhase, type InformerState, type KubeTransport, type ResourceType, type TimedLifecycleEvent } from '../informer';
+import { sleep } from '../base/sleep';
 import { UnknownResourceError, resolveResourceType } from './discovery';
 
 /** A failed resolution attempt and when the next one will be made. */

@@ -1,4 +1,5 @@
-import { groupVersion, type Clock, type Disposable, type KubeObject, type ResourceType } from '../informer';
+import { groupVersion, type KubeObject, type ResourceType } from '../informer';
+import { type Clock, type Disposable } from '../base';
 import type { AdHocChange, AdHocWatch, AdHocWatchRequest, EntriesChange, EntryHandler, ObjectsRemoved, WatchConfig, WatchEntry } from '../manager';
 import { STALE_GRACE_MS, StalenessTracker, staleBanner, type Staleness, type WatchLike } from '../ui/staleness';
 import { RefreshThrottle } from '../ui/tree/refresh-throttle';

@@ -1,4 +1,5 @@
-import type { Disposable, KubeObject, ResourceType } from '../informer';
+import type { Disposable } from '../base';
+import type { KubeObject, ResourceType } from '../informer';
 import type { AdHocWatch, AdHocWatchRequest } from '../manager';
 import type { DescribedWatch } from './service-endpoints-watch';
 

@@ -1,4 +1,5 @@
-import { systemClock, type Clock, type Disposable, type TimedLifecycleEvent } from '../informer';
+import { systemClock, type Clock, type Disposable } from '../base';
+import { type TimedLifecycleEvent } from '../informer';
 import type { EntriesChange, EntryHandler, WatchEntry } from '../manager';
 import { healthStateOf } from './health-state';
 import { ADD, DELETE, DEFAULT_LAYOUT, UPDATE, type ChangeKind, type RateLayout } from './rate-buckets';

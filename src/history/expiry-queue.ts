@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../informer';
+import type { Clock, TimerHandle } from '../base';
 
 /**
  * Items that expire a fixed time after they were added, in the order they were added, with one

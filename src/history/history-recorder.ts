@@ -1,4 +1,5 @@
-import type { Disposable, TimedLifecycleEvent } from '../informer';
+import type { Disposable } from '../base';
+import type { TimedLifecycleEvent } from '../informer';
 import type { EntryHandler, ObjectsRemoved, WatchEntry } from '../manager';
 import type { Arrival } from './arrival';
 import type { HistoryStore } from './history-store';

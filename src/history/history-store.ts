@@ -1,4 +1,5 @@
-import { Emitter, systemClock, type Clock, type Disposable, type KubeObject } from '../informer';
+import { Emitter, systemClock, type Clock, type Disposable } from '../base';
+import { type KubeObject } from '../informer';
 import type { Arrival } from './arrival';
 import { EvictionQueue } from './eviction-queue';
 import { ExpiryQueue } from './expiry-queue';

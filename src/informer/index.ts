@@ -1,16 +1,13 @@
-/** The engine's public surface. Nothing under src/informer imports `vscode`. */
-export * from './api-error';
-export * from './backoff';
-export * from './clock';
-export * from './disposable';
+/**
+ * The engine's public surface: informer, reflector, store, WatchList and the transport port.
+ * It imports nothing but `src/base` and itself (checked by test/architecture/layers.test.ts), and
+ * exports nothing from the layers above it: a transport implementation lives in `src/connection`.
+ */
 export * from './informer';
 export * from './informer-state';
 export * from './kube-object';
-export * from './kubeconfig-transport';
 export * from './lifecycle-event';
-export * from './managed-fields';
 export * from './resource-type';
-export * from './sleep';
 export * from './store';
 export * from './streaming-list-memory';
 export * from './watch-list';

@@ -1,6 +1,6 @@
-import { Backoff, defaultBackoff, type BackoffOptions } from './backoff';
-import { systemClock, type Clock, type TimerHandle } from './clock';
-import { Emitter, type Disposable } from './disposable';
+import { Backoff, defaultBackoff, type BackoffOptions } from '../base/backoff';
+import { systemClock, type Clock, type TimerHandle } from '../base/clock';
+import { Emitter, type Disposable } from '../base/disposable';
 import { emptyStats, type InformerPhase, type InformerState, type InformerStats } from './informer-state';
 import { keyOf, type KubeObject } from './kube-object';
 import type { LifecycleEvent, TimedLifecycleEvent } from './lifecycle-event';

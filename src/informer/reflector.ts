@@ -1,11 +1,11 @@
-import { AbortedError, ApiError, ProtocolError, TransportError, describeError } from './api-error';
-import { Backoff } from './backoff';
-import type { Clock, TimerHandle } from './clock';
+import { AbortedError, ApiError, ProtocolError, TransportError, describeError } from '../base/api-error';
+import { Backoff } from '../base/backoff';
+import type { Clock, TimerHandle } from '../base/clock';
 import type { InformerPhase, InformerStats } from './informer-state';
 import { isKubeObject, type KubeObject } from './kube-object';
 import type { LifecycleEvent } from './lifecycle-event';
 import { collectionPath, groupVersion, type ResourceType } from './resource-type';
-import { sleep } from './sleep';
+import { sleep } from '../base/sleep';
 import type { Store } from './store';
 import { dropManagedFields, type Transform } from './transform';
 import type { KubeTransport, ParseHints } from './transport';

@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import type { Clock } from '../base/clock';
 
 /**
  * How an informer makes its list: `auto` tries the streaming list (WatchList) and falls back to

@@ -1,4 +1,4 @@
-import type { Disposable } from './disposable';
+import type { Disposable } from '../base/disposable';
 import type { KubeObject } from './kube-object';
 
 /** One page of a LIST response. */

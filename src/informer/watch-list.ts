@@ -1,4 +1,4 @@
-import { ApiError } from './api-error';
+import { ApiError } from '../base/api-error';
 import type { KubeObject } from './kube-object';
 
 /**

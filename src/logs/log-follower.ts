@@ -1,8 +1,8 @@
-import { ApiError, AbortedError, describeError } from '../informer/api-error';
-import { Backoff, defaultBackoff, type BackoffOptions } from '../informer/backoff';
-import type { Clock, TimerHandle } from '../informer/clock';
-import { LineSplitter } from '../informer/line-splitter';
-import { sleep } from '../informer/sleep';
+import { ApiError, AbortedError, describeError } from '../base/api-error';
+import { Backoff, defaultBackoff, type BackoffOptions } from '../base/backoff';
+import type { Clock, TimerHandle } from '../base/clock';
+import { LineSplitter } from '../connection/wire/line-splitter';
+import { sleep } from '../base/sleep';
 import type { KubeTransport } from '../informer/transport';
 import { reconnectMarker, restartedBetween, type ContainerRun } from './continuity';
 import { ResumeDeduper } from './resume-deduper';

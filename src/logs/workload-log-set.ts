@@ -1,6 +1,7 @@
-import type { Disposable, InformerState, KubeObject } from '../informer';
-import type { BackoffOptions } from '../informer/backoff';
-import type { Clock } from '../informer/clock';
+import type { Disposable } from '../base';
+import type { InformerState, KubeObject } from '../informer';
+import type { BackoffOptions } from '../base/backoff';
+import type { Clock } from '../base/clock';
 import type { KubeTransport } from '../informer/transport';
 import { containerRunOf } from './continuity';
 import { LogFollower } from './log-follower';

@@ -1,4 +1,5 @@
-import { Emitter, type Disposable, type Informer, type InformerState, type KubeObject, type ResourceType } from '../informer';
+import { Emitter, type Disposable } from '../base';
+import { type Informer, type InformerState, type KubeObject, type ResourceType } from '../informer';
 
 /**
  * What to watch outside the configuration, on the context of a configured spec: a resource

@@ -1,5 +1,5 @@
-import type { ContextFingerprint } from '../cluster/context-fingerprint';
-import type { SwitchableTransport } from '../cluster/switchable-transport';
+import type { ContextFingerprint } from '../cluster/context-identity';
+import type { SwitchableTransport } from '../connection/transport/switchable-transport';
 import type { StreamingListMemory } from '../informer/streaming-list-memory';
 import type { EntryErrorKind } from './watch-entry';
 

@@ -1,4 +1,5 @@
-import { Informer, type Clock, type Disposable, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
+import { Informer, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
+import { type Clock, type Disposable } from '../base';
 
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): cluster-scoped, named `<plural>.<group>`. */
 export const CRD_TYPE: ResourceType = {

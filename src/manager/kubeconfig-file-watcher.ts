@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Disposable } from '../informer';
+import type { Disposable } from '../base';
 
 /**
  * Calls `onChange` once things settle after any of `files` is written, replaced (editors and

@@ -1,4 +1,5 @@
-import type { Disposable, Informer, InformerState, ResourceType } from '../informer';
+import type { Disposable } from '../base';
+import type { Informer, InformerState, ResourceType } from '../informer';
 import type { ContextSession } from './context-session';
 import type { EntryErrorKind } from './watch-entry';
 

@@ -1,30 +1,17 @@
-import { contextFingerprint } from '../cluster/context-fingerprint';
+import { clusterKeyOf, contextFingerprint } from '../cluster/context-identity';
 import { UnknownResourceError } from '../cluster/discovery';
 import { KubeConfigError, kubeconfigCandidates, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
 import { resolutionWaitEvents, resolutionWaitState, resolveWithRetry, type ResolutionWait } from '../cluster/resolve-with-retry';
-import { SwitchableTransport } from '../cluster/switchable-transport';
+import { SwitchableTransport } from '../connection/transport/switchable-transport';
 import { CredentialRegistry } from '../connection/credentials/credential-registry';
-import {
-  Emitter,
-  Informer,
-  emptyStats,
-  StreamingListMemory,
-  resourceTypeName,
-  systemClock,
-  type Clock,
-  type Disposable,
-  type InformerOptions,
-  type InformerState,
-  type KubeObject,
-  type KubeTransport,
-  type TimedLifecycleEvent,
-} from '../informer';
+import { Emitter, systemClock, type Clock, type Disposable } from '../base';
+import { Informer, emptyStats, StreamingListMemory, resourceTypeName, type InformerOptions, type InformerState, type KubeObject, type KubeTransport, type TimedLifecycleEvent } from '../informer';
 import { AdHocWatch, type AdHocWatchRequest } from './ad-hoc-watch';
 import type { ContextSession } from './context-session';
 import { DefinitionWatch, definitionName, mayBeCustomResource } from './definition-watch';
 import { KubeconfigFileWatcher } from './kubeconfig-file-watcher';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
-import { kubeConfigTransportFactoryWith, type TransportFactory } from './transport-factory';
+import { kubeConfigTransportFactoryWith, type TransportFactory } from '../connection/transport/transport-factory';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import type { HealthCheckTiming } from '../connection/h2/session-health-check';
 import { informerOptionsKey, normalizeConfig, type WatchConfig } from './watch-config';
@@ -432,7 +419,7 @@ export class WatchManager implements Disposable {
       return;
     }
     const fingerprint = contextFingerprint(selected.kc);
-    const target = { contextName: selected.contextName, kubeConfig: selected.kc, credentials: this.credentials, editorProxy: this.options.editorProxy };
+    const target = { contextName: selected.contextName, clusterKey: clusterKeyOf(selected.kc), kubeConfig: selected.kc, credentials: this.credentials, editorProxy: this.options.editorProxy };
     if (old?.transport && old.contextName === selected.contextName && old.fingerprint?.cluster === fingerprint.cluster) {
       old.reloadProblem = undefined;
       if (old.fingerprint.user === fingerprint.user) return;

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { KubeConfigError, listResourceTypes, loadKubeConfig, readKubeConfigFiles } from '../cluster';
-import { describeError, KubeConfigTransport, resourceTypeName, type KubeTransport, type ResourceType } from '../informer';
+import { describeError } from '../base';
+import { KubeConfigTransport } from '../connection/transport/kubeconfig-transport';
+import { resourceTypeName, type KubeTransport, type ResourceType } from '../informer';
 import type { WatchManager } from '../manager';
 import { labelSelectorProblem } from '../ui/label-selector';
 import { readSettings, writeSetting } from './settings';

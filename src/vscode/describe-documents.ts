@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { LiveDescription, targetOf, type DescribeTarget, type DescriptionOptions, type DescriptionSource, type Description } from '../describe';
-import { groupVersion, systemClock, type Clock, type ResourceType } from '../informer';
+import { groupVersion, type ResourceType } from '../informer';
+import { systemClock, type Clock } from '../base';
 import { OBJECT_SCHEME, parseObjectUri } from './object-documents';
 
 /** The URI scheme of live descriptions. */

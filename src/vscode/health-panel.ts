@@ -1,7 +1,7 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import type { HealthRecorder } from '../health';
-import type { Clock } from '../informer';
+import type { Clock } from '../base';
 import type { WatchEntry } from '../manager';
 import { HealthFeed, HealthViewModel, healthMarkdown, type HealthSnapshot, type HostMessage, type WebviewMessage } from '../ui/health';
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { groupVersion, systemClock, type Clock, type Disposable as EngineDisposable, type KubeObject } from '../informer';
+import { groupVersion, type KubeObject } from '../informer';
+import { systemClock, type Clock, type Disposable as EngineDisposable } from '../base';
 import type { EntryHandler, ObjectsRemoved, WatchEntry } from '../manager';
 import { isSecret, objectYaml } from '../ui/object-yaml';
 import { RefreshThrottle } from '../ui/tree/refresh-throttle';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { groupVersion, systemClock, type Clock, type KubeObject } from '../informer';
+import { groupVersion, type KubeObject } from '../informer';
+import { systemClock, type Clock } from '../base';
 import type { WatchEntry } from '../manager';
 import {
   HistoryStore,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { systemClock, type Clock, type Disposable as EngineDisposable, type TimerHandle } from '../informer';
+import { systemClock, type Clock, type Disposable as EngineDisposable, type TimerHandle } from '../base';
 import type { EntriesChange, WatchEntry } from '../manager';
 import { staleBanner, type Staleness } from '../ui/staleness';
 import { OBJECT_SCHEME, parseObjectUri } from './object-documents';

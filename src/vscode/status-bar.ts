@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { systemClock, type Clock, type Disposable } from '../informer';
+import { systemClock, type Clock, type Disposable } from '../base';
 import type { EntriesChange, WatchEntry } from '../manager';
 import { COMMAND_LINKS, StatusBarFeed, type StatusBarFeedOptions, type StatusBarModel } from '../ui/status';
 

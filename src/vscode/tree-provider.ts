@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Clock } from '../informer';
+import type { Clock } from '../base';
 import type { WatchConfig } from '../manager';
 import { kubeconfigProblem } from '../ui/kubeconfig-problem';
 import { OPEN_OBJECT_COMMAND } from './object-documents';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { systemClock, type Clock } from '../informer';
+import { systemClock, type Clock } from '../base';
 import type { WatchEntry } from '../manager';
 import { InspectHistory, inspectReport, type InspectReport } from '../ui/inspect';
 import type { WatchEventSource } from '../ui/log';

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { UnknownResourceError, listResourceTypes, resolveResourceType } from '../../src/cluster/discovery';
-import { ApiError, TransportError, type KubeTransport, type ListResponse } from '../../src/informer';
+import { ApiError, TransportError } from '../../src/base';
+import { type KubeTransport, type ListResponse } from '../../src/informer';
 
 /**
  * Discovery documents shaped like a real 1.26 server's (see fixtures/apiserver/00), trimmed to

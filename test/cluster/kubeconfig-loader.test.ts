@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { KubeConfigError, loadKubeConfig } from '../../src/cluster/kubeconfig-loader';
-import { contextFingerprint } from '../../src/cluster/context-fingerprint';
+import { contextFingerprint } from '../../src/cluster/context-identity';
 
 const SECRET = 'sekret-token-0123456789';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { FakeApiServer } from '../support/apiserver';
 import { TcpRelay } from '../support/tcp-relay';
 import { until } from '../support/until';

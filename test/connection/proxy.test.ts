@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { LookupFunction } from 'node:net';
 import { KubeConfig } from '@kubernetes/client-node';
 import { describeProxyRoute } from '../../src/connection/proxy/proxy-route';
-import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
 import type { KubeTransport } from '../../src/informer/transport';
-import { kubeConfigTransportFactoryWith } from '../../src/manager/transport-factory';
+import { kubeConfigTransportFactoryWith } from '../../src/connection/transport/transport-factory';
+import { clusterKeyOf } from '../../src/cluster/context-identity';
 import { FakeApiServer } from '../support/apiserver';
 
 describe('contexts on one cluster', () => {
@@ -20,7 +21,7 @@ describe('contexts on one cluster', () => {
     for (const name of ['dev', 'ops']) {
       const kc = new KubeConfig();
       kc.loadFromString(server.kubeconfig({ context: name, user: `${name}-user` }));
-      transports.push(factory({ contextName: name, kubeConfig: kc }));
+      transports.push(factory({ contextName: name, clusterKey: clusterKeyOf(kc), kubeConfig: kc }));
     }
     const ctl = new AbortController();
     await Promise.all(transports.flatMap((t) => [t.getJson('/api', {}, ctl.signal), t.list('/api/v1/configmaps', {}, ctl.signal)]));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { systemClock } from '../../src/informer';
+import { systemClock } from '../../src/base';
 import { WatchManager } from '../../src/manager';
 import { LiveDescription, type DescribeTarget } from '../../src/describe';
 import { EVENTS_V1, FakeApiServer } from '../support/apiserver';

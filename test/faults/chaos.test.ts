@@ -1,4 +1,4 @@
-import { seededRandom } from '../../src/informer/clock';
+import { seededRandom } from '../../src/base/clock';
 import type { Fault } from '../support/apiserver';
 import { Rig, until } from './rig';
 

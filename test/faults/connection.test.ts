@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
 import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
-import { clusterKeyOf } from '../../src/connection/registry/cluster-key';
-import { acceleratedClock, seededRandom, type Clock } from '../../src/informer/clock';
+import { clusterKeyOf } from '../../src/cluster/context-identity';
+import { acceleratedClock, seededRandom, type Clock } from '../../src/base/clock';
 import { Informer, type InformerOptions } from '../../src/informer/informer';
-import { KubeConfigTransport, type KubeConfigTransportOptions } from '../../src/informer/kubeconfig-transport';
+import { KubeConfigTransport, type KubeConfigTransportOptions } from '../../src/connection/transport/kubeconfig-transport';
 import type { ResourceType } from '../../src/informer/resource-type';
 import type { TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
 import { FakeApiServer } from '../support/apiserver';

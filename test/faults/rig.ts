@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
-import { acceleratedClock, seededRandom, type Clock } from '../../src/informer/clock';
+import { acceleratedClock, seededRandom, type Clock } from '../../src/base/clock';
 import { Informer, type InformerOptions } from '../../src/informer/informer';
 import type { InformerPhase } from '../../src/informer/informer-state';
-import { KubeConfigTransport } from '../../src/informer/kubeconfig-transport';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import type { LifecycleEvent, TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
 import type { ResourceType } from '../../src/informer/resource-type';
 import { StreamingListMemory } from '../../src/informer/streaming-list-memory';

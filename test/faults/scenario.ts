@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/informer/clock';
+import type { Clock } from '../../src/base/clock';
 import type { InformerOptions } from '../../src/informer/informer';
 import type { FakeApiServer, FakeApiServerOptions } from '../support/apiserver';
 import type { ClientUnderTest } from './client-under-test';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { acceleratedClock, seededRandom, steppingClock } from '../../src/informer/clock';
+import { acceleratedClock, seededRandom, steppingClock } from '../../src/base/clock';
 import { Rig, SCALE, clockSleep, until } from './rig';
 
 /**

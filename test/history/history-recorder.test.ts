@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { acceleratedClock, seededRandom } from '../../src/informer';
+import { acceleratedClock, seededRandom } from '../../src/base';
 import { WatchManager, type WatchConfig } from '../../src/manager';
 import { HistoryStore, recordHistory, versionRows, type ObjectHistory } from '../../src/history';
 import { FakeApiServer } from '../support/apiserver';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../src/informer';
+import { seededRandom } from '../../src/base';
 import { applyPatch, decodePatch, encodePatch, patchPaths, reversePatch } from '../../src/history';
 
 /** A random JSON value of bounded depth. */

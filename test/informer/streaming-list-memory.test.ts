@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ApiError } from '../../src/informer/api-error';
-import type { Clock } from '../../src/informer/clock';
+import { ApiError } from '../../src/base/api-error';
+import type { Clock } from '../../src/base/clock';
 import { STREAMING_LIST_MEMORY_MS, StreamingListMemory } from '../../src/informer/streaming-list-memory';
 import { isInitialEventsEnd, refusesStreamingList, watchListQuery } from '../../src/informer/watch-list';
 

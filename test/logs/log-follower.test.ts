@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfigTransport } from '../../src/informer';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { LogFollower, containerRunOf, type LogSink } from '../../src/logs';
 import { FakeApiServer } from '../support/apiserver';
 import { ManualClock } from '../ui/lifecycle-rig';

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfigTransport, systemClock } from '../../src/informer';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
+import { systemClock } from '../../src/base';
 import { LogFollower, containerRunOf } from '../../src/logs';
 import { SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { acceleratedClock, emptyStats, seededRandom } from '../../src/informer';
+import { acceleratedClock, seededRandom } from '../../src/base';
+import { emptyStats } from '../../src/informer';
 import type { WatchEntry } from '../../src/manager';
 import { InspectHistory, inspectReport } from '../../src/ui/inspect';
 import { watchTooltip } from '../../src/ui/tree/watch-tooltip';

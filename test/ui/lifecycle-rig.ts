@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { acceleratedClock, seededRandom, type Clock, type TimerHandle } from '../../src/informer';
+import { acceleratedClock, seededRandom, type Clock, type TimerHandle } from '../../src/base';
 import { WatchManager, type WatchConfig } from '../../src/manager';
 import type { LogLevel, LogSink } from '../../src/ui/log';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { acceleratedClock, seededRandom } from '../../src/informer';
+import { acceleratedClock, seededRandom } from '../../src/base';
 import { WatchManager, type WatchConfig } from '../../src/manager';
 import type { ObjectNode, ResourceNode, TreeNode } from '../../src/ui/tree/tree-node';
 import { WatchTreeModel } from '../../src/ui/tree/watch-tree-model';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { acceleratedClock, seededRandom, type Clock, type TimerHandle } from '../../src/informer';
+import { acceleratedClock, seededRandom, type Clock, type TimerHandle } from '../../src/base';
 import { WatchManager, type WatchConfig } from '../../src/manager';
 import { themeColors } from '../../src/ui/tree/tone';
 import { WatchTreeModel, type WatchTreeModelOptions } from '../../src/ui/tree/watch-tree-model';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Clock } from '../../informer/clock';
+import type { Clock } from '../../base/clock';
 import type { CredentialProvider, Credentials } from './credentials';
 import { ExecCredentials, execConfigOf } from './exec-credentials';
 import { KubeConfigCredentials } from './kubeconfig-credentials';

@@ -1,6 +1,6 @@
 import { KubeConfig } from '@kubernetes/client-node';
-import { AbortedError, TransportError } from '../../informer/api-error';
-import { systemClock, type Clock, type TimerHandle } from '../../informer/clock';
+import { AbortedError, TransportError } from '../../base/api-error';
+import { systemClock, type Clock, type TimerHandle } from '../../base/clock';
 import type { CredentialProvider, Credentials, TlsMaterial } from './credentials';
 import { runExecPlugin, type ExecClusterInfo, type ExecConfig, type ExecCredentialStatus } from './exec-plugin-runner';
 import { KubeConfigCredentials, tlsKeyOf } from './kubeconfig-credentials';

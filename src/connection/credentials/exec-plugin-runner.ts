@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
-import { AbortedError, TransportError } from '../../informer/api-error';
-import type { Clock } from '../../informer/clock';
+import { AbortedError, TransportError } from '../../base/api-error';
+import type { Clock } from '../../base/clock';
 
 /** A kubeconfig `users[].user.exec` block, as client-node parses it (field names as in the file). */
 export interface ExecConfig {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type * as https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { AbortedError, TransportError } from '../../informer/api-error';
+import { AbortedError, TransportError } from '../../base/api-error';
 import type { CredentialProvider, Credentials, TlsMaterial } from './credentials';
 
 /**

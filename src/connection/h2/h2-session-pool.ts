@@ -1,8 +1,8 @@
 import * as http2 from 'node:http2';
 import type { LookupFunction, Socket } from 'node:net';
 import * as tls from 'node:tls';
-import type { Clock, TimerHandle } from '../../informer/clock';
-import { Emitter, type Disposable } from '../../informer/disposable';
+import type { Clock, TimerHandle } from '../../base/clock';
+import { Emitter, type Disposable } from '../../base/disposable';
 import type { TlsMaterial } from '../credentials/credentials';
 import { SessionHealthCheck, type HealthCheckTiming } from './session-health-check';
 

@@ -1,5 +1,5 @@
 import type * as http2 from 'node:http2';
-import type { Clock, TimerHandle } from '../../informer/clock';
+import type { Clock, TimerHandle } from '../../base/clock';
 
 /** client-go's defaults (transport/http2 ReadIdleTimeout, PingTimeout). */
 export const DEFAULT_READ_IDLE_MS = 30_000;

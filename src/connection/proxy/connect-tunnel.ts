@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction, Socket } from 'node:net';
-import { AbortedError, TransportError } from '../../informer/api-error';
+import { AbortedError, TransportError } from '../../base/api-error';
 
 export interface TunnelTarget {
   /** The server's host name or IP (without brackets) and port. */

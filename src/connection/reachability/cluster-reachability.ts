@@ -1,4 +1,4 @@
-import { Emitter, type Disposable } from '../../informer/disposable';
+import { Emitter, type Disposable } from '../../base/disposable';
 
 /**
  * One reachability per cluster, shared by every request of every context that uses it.

@@ -1,4 +1,4 @@
-import { Emitter, type Disposable } from '../../informer/disposable';
+import { Emitter, type Disposable } from '../../base/disposable';
 import type { H2SessionPool } from '../h2/h2-session-pool';
 import { ClusterReachability } from '../reachability/cluster-reachability';
 import { WakeDetector, type WakeDetectorOptions } from '../wake/wake-detector';

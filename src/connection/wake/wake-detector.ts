@@ -1,5 +1,5 @@
-import type { Disposable } from '../../informer/disposable';
-import type { TimerHandle } from '../../informer/clock';
+import type { Disposable } from '../../base/disposable';
+import type { TimerHandle } from '../../base/clock';
 
 /** The clocks a wake detector compares; injectable so tests can simulate a suspend. */
 export interface WakeClocks {

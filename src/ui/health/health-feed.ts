@@ -1,4 +1,4 @@
-import type { Clock, Disposable, TimerHandle } from '../../informer';
+import type { Clock, Disposable, TimerHandle } from '../../base';
 import type { HealthSnapshot } from './health-messages';
 
 export interface HealthFeedOptions {

@@ -1,4 +1,5 @@
-import type { Disposable, InformerState, TimedLifecycleEvent } from '../../informer';
+import type { Disposable } from '../../base';
+import type { InformerState, TimedLifecycleEvent } from '../../informer';
 import type { EntriesChange, ObjectsRemoved, WatchEntry } from '../../manager';
 import { formatLifecycleEvent, isFailurePhase } from './format-lifecycle-event';
 import { oneLine, prefixed, type LogLine, type LogSink } from './log-line';

@@ -1,4 +1,4 @@
-import type { Clock, Disposable, TimerHandle } from '../../informer';
+import type { Clock, Disposable, TimerHandle } from '../../base';
 import type { EntriesChange, WatchEntry } from '../../manager';
 import type { StatusBarModel } from './status-bar-model';
 import { StatusBarState } from './status-bar-state';

@@ -1,4 +1,4 @@
-import type { Clock, Disposable, TimerHandle } from '../../informer';
+import type { Clock, Disposable, TimerHandle } from '../../base';
 
 /**
  * Runs `run` at most once per `windowMs` of clock time. The first request after a quiet window

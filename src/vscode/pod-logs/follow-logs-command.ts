@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Clock, KubeObject, KubeTransport } from '../../informer';
+import type { Clock } from '../../base';
+import type { KubeObject, KubeTransport } from '../../informer';
 import { containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
 import type { AdHocWatch, AdHocWatchRequest, WatchEntry } from '../../manager';
 import { logChoicesOf, terminalName, workloadTerminalName, type LogChoice } from '../../ui/logs';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { Clock, KubeTransport } from '../../informer';
+import type { Clock } from '../../base';
+import type { KubeTransport } from '../../informer';
 import { LogFollower, type ContainerRun } from '../../logs';
 import { headerLines, logPrefix, terminalLine, terminalMarker } from '../../ui/logs';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { systemClock } from '../../../src/informer/clock';
+import { systemClock } from '../../../src/base/clock';
 import { until } from '../rig';
 import type { FaultContext, Scenario } from '../scenario';
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { acceleratedClock, seededRandom, steppingClock } from '../../../src/informer/clock';
+import { acceleratedClock, seededRandom, steppingClock } from '../../../src/base/clock';
 import type { TimedLifecycleEvent } from '../../../src/informer/lifecycle-event';
 import { SCALE, clockSleep, until, type Rig } from '../rig';
 import { LIST_SERVERS, type FaultContext, type Scenario } from '../scenario';

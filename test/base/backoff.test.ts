@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { Backoff } from '../../src/informer/backoff';
-import type { Clock } from '../../src/informer/clock';
+import { Backoff } from '../../src/base/backoff';
+import type { Clock } from '../../src/base/clock';
 
 function manualClock(randomValue: number): Clock & { advance(ms: number): void } {
   let now = 0;

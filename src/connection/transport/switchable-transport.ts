@@ -1,4 +1,5 @@
-import type { Disposable, KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../informer';
+import type { Disposable } from '../../base';
+import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer';
 
 /**
  * A transport that forwards to an inner transport which can be replaced, so that informers

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { LineSplitter, MessageTooLargeError } from '../../src/informer/line-splitter';
+import { LineSplitter, MessageTooLargeError } from '../../../src/connection/wire/line-splitter';
 
 describe('LineSplitter', () => {
   it('splits lines inside and across chunks, skipping blank lines and CRs', () => {

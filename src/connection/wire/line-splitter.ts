@@ -1,4 +1,4 @@
-import { TransportError } from './api-error';
+import { TransportError } from '../../base/api-error';
 
 /** The default bound on one line of a watch and on one response body: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;

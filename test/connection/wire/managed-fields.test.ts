@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../src/informer/clock';
-import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from '../../src/informer/managed-fields';
+import { seededRandom } from '../../../src/base/clock';
+import { parseEventWithoutManagedFields, parseListWithoutManagedFields } from '../../../src/connection/wire/managed-fields';
 
 /** What the parsers must return: JSON.parse, then managedFields of the object(s) set to undefined. */
 function expectedEvent(text: string): unknown {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ListStreamParser, ListTooLargeError } from '../../src/informer/list-stream-parser';
+import { ListStreamParser, ListTooLargeError } from '../../../src/connection/wire/list-stream-parser';
 
 const body = JSON.stringify({
   kind: 'ConfigMapList',

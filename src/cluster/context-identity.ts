@@ -1,5 +1,10 @@
+/**
+ * A context's identity, in one place: the fingerprint that tells what changed when a kubeconfig is
+ * re-read, and the key of the cluster it talks to (contexts with one key share a connection).
+ */
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { ClusterRegistry } from '../connection/registry/cluster-registry';
 
 /**
  * What identifies a context's connection, as two digests, so that a kubeconfig re-read from
@@ -39,6 +44,19 @@ export function contextFingerprint(kc: KubeConfig): ContextFingerprint {
       ],
     ),
   };
+}
+
+/**
+ * The cluster a kubeconfig's current context talks to: server URL, CA (by digest) and proxy.
+ * Contexts with the same key share one reachability and one wake signal.
+ */
+export function clusterKeyOf(kc: KubeConfig): string {
+  const c = kc.getCurrentCluster();
+  const ca = createHash('sha256')
+    .update(`${c?.caData ?? ''}|${c?.caFile ?? ''}|${c?.skipTLSVerify ? 'insecure' : ''}|${c?.tlsServerName ?? ''}`)
+    .digest('hex')
+    .slice(0, 16);
+  return ClusterRegistry.keyOf(c?.server ?? '', ca, c?.proxyUrl ?? '');
 }
 
 function digest(value: unknown): string {

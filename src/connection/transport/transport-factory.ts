@@ -1,13 +1,15 @@
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { CredentialRegistry } from '../connection/credentials/credential-registry';
-import { KubeConfigTransport, type KubeTransport } from '../informer';
-import type { KubeConfigTransportOptions } from '../informer/kubeconfig-transport';
-import type { ClusterRegistry } from '../connection/registry/cluster-registry';
-import { clusterKeyOf } from '../connection/registry/cluster-key';
+import type { CredentialRegistry } from '../credentials/credential-registry';
+import { KubeConfigTransport } from './kubeconfig-transport';
+import { type KubeTransport } from '../../informer';
+import type { KubeConfigTransportOptions } from './kubeconfig-transport';
+import type { ClusterRegistry } from '../registry/cluster-registry';
 
 /** The connection settings of one context, as `selectContext` produced them. */
 export interface TransportTarget {
   contextName: string;
+  /** The cluster the context talks to (`clusterKeyOf`): transports with one key share its connections. */
+  clusterKey: string;
   /** A configuration holding only this context, its cluster and its user, set as current. */
   kubeConfig: KubeConfig;
   /** Where the context's user gets its credentials, shared with every other context on that user. */
@@ -28,7 +30,7 @@ export type TransportFactory = (target: TransportTarget) => KubeTransport;
  */
 export function kubeConfigTransportFactoryWith(registry: ClusterRegistry, options: Omit<KubeConfigTransportOptions, 'lease' | 'credentials'> = {}): TransportFactory {
   return (target) => {
-    const lease = registry.acquire(clusterKeyOf(target.kubeConfig));
+    const lease = registry.acquire(target.clusterKey);
     const credentials = target.credentials?.acquire(target.kubeConfig);
     try {
       return new KubeConfigTransport(target.kubeConfig, { ...options, editorProxy: target.editorProxy ?? options.editorProxy, lease, credentials });

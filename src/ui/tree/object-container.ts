@@ -1,6 +1,5 @@
 import { byteOrder, compareEventsNewestFirst, eventLastSeen } from '../printers';
 import type { KubeObject } from '../../informer';
-import type { MoreNode, ObjectNode, ObjectParent } from './tree-node';
 
 /** Orders names (and namespaces) the way kubectl lists them: by bytes, so `pod-10` before `pod-2`. */
 export function compareNames(a: string, b: string): number {
@@ -13,35 +12,41 @@ export function compareNames(a: string, b: string): number {
  * comes or goes, or, newest first, when an Event's last-seen time moves; any other update does
  * not touch it, so rows never move while objects change.
  */
-export class ObjectContainer {
-  private readonly byName = new Map<string, ObjectNode>();
-  private sorted: ObjectNode[] | undefined;
+/** What a container holds: a row named after its object, whose object may be replaced. */
+export interface ContainedObject {
+  readonly name: string;
+  readonly object: KubeObject;
+}
+
+export class ObjectContainer<Node extends ContainedObject, Owner, More> {
+  private readonly byName = new Map<string, Node>();
+  private sorted: Node[] | undefined;
   /** Events: newest last-seen first (set by the model from the entry's kind). */
   newestFirst = false;
   /** Pages shown; grows with "N more…". */
   pages = 1;
 
   constructor(
-    readonly owner: ObjectParent,
-    readonly more: MoreNode,
+    readonly owner: Owner,
+    readonly more: More,
   ) {}
 
   get size(): number {
     return this.byName.size;
   }
 
-  get(name: string): ObjectNode | undefined {
+  get(name: string): Node | undefined {
     return this.byName.get(name);
   }
 
   /** Adds a node whose name is not present yet. */
-  add(node: ObjectNode): void {
+  add(node: Node): void {
     this.byName.set(node.name, node);
     this.sorted = undefined;
   }
 
   /** Removes and returns the node of `name`, if any. */
-  remove(name: string): ObjectNode | undefined {
+  remove(name: string): Node | undefined {
     const node = this.byName.get(name);
     if (!node) return undefined;
     this.byName.delete(name);
@@ -50,7 +55,7 @@ export class ObjectContainer {
   }
 
   /** Empties the container and returns what it held. */
-  clear(): ObjectNode[] {
+  clear(): Node[] {
     const nodes = [...this.byName.values()];
     this.byName.clear();
     this.sorted = undefined;
@@ -61,18 +66,18 @@ export class ObjectContainer {
    * `node`'s object was replaced by a newer one (`previous` before): true when that moved it in
    * the order (the parent's children must be refreshed).
    */
-  updated(node: ObjectNode, previous: KubeObject): boolean {
+  updated(node: Node, previous: KubeObject): boolean {
     if (!this.newestFirst || eventLastSeen(previous) === eventLastSeen(node.object)) return false;
     this.sorted = undefined;
     return true;
   }
 
-  values(): IterableIterator<ObjectNode> {
+  values(): IterableIterator<Node> {
     return this.byName.values();
   }
 
   /** All nodes in order (cached until the next add or remove; do not mutate). */
-  sortedNodes(): readonly ObjectNode[] {
+  sortedNodes(): readonly Node[] {
     if (!this.sorted) {
       const nodes = [...this.byName.values()];
       this.sorted = this.newestFirst ? nodes.sort(compareEventsNewestFirst) : nodes.sort((a, b) => compareNames(a.name, b.name));

@@ -12,6 +12,9 @@ export type TreeNode = ResourceNode | NamespaceNode | ObjectNode | MoreNode | Me
 /** A node whose children are object nodes. */
 export type ObjectParent = ResourceNode | NamespaceNode;
 
+/** The object rows under one parent. */
+export type ObjectRows = ObjectContainer<ObjectNode, ObjectParent, MoreNode>;
+
 /**
  * How a resource node lays out what is under it:
  * - `objects`: the objects themselves (one namespace watched, or a cluster-scoped type);
@@ -28,7 +31,7 @@ export class ResourceNode {
   entryIds: readonly string[] = [];
   layout: ResourceLayout = 'objects';
   /** The objects, in the `objects` layout (empty and unused in the others). */
-  container: ObjectContainer;
+  container: ObjectRows;
   /** Namespace nodes by namespace, in the `namespaces` and `watches` layouts. */
   readonly namespaces = new Map<string, NamespaceNode>();
   /** Namespace nodes sorted by namespace; undefined when a namespace came or went since. */
@@ -67,7 +70,7 @@ export class ResourceNode {
  */
 export class NamespaceNode {
   readonly kind = 'namespace';
-  readonly container: ObjectContainer;
+  readonly container: ObjectRows;
   readonly message: MessageNode;
   attached = true;
   presentedAt = Number.NEGATIVE_INFINITY;

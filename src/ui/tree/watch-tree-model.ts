@@ -1,6 +1,7 @@
-import { Emitter, resourceTypeName, systemClock, type Clock, type Disposable, type KubeObject, type TimedLifecycleEvent, type TimerHandle } from '../../informer';
+import { Emitter, systemClock, type Clock, type Disposable, type TimerHandle } from '../../base';
+import { resourceTypeName, type KubeObject, type TimedLifecycleEvent } from '../../informer';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from '../../manager';
-import { compareNames, pageOf, type ObjectContainer } from './object-container';
+import { compareNames, pageOf } from './object-container';
 import {
   emptyWatchMessage,
   objectStatusKey,
@@ -17,7 +18,7 @@ import { crdPrinterColumns, printerKind, type PrinterColumn } from '../printers'
 import { RefreshThrottle } from './refresh-throttle';
 import { escapeMarkdown } from './markdown';
 import { themeColors } from './tone';
-import { NamespaceNode, ObjectNode, ResourceNode, type ResourceLayout, type TreeNode } from './tree-node';
+import { NamespaceNode, ObjectNode, ResourceNode, type ObjectRows, type ResourceLayout, type TreeNode } from './tree-node';
 import { watchTooltip } from './watch-tooltip';
 import { staleDescription, staleExplanation, StalenessTracker, STALE_GRACE_MS, type Staleness } from '../staleness';
 
@@ -316,7 +317,7 @@ export class WatchTreeModel implements Disposable {
    * a node. Returns the container and the node replaced (undefined when one was added), or
    * undefined when the object has no place (no name, no container).
    */
-  private put(place: EntryPlace, entryId: string, obj: KubeObject): { container: ObjectContainer; existing?: ObjectNode; moved?: boolean } | undefined {
+  private put(place: EntryPlace, entryId: string, obj: KubeObject): { container: ObjectRows; existing?: ObjectNode; moved?: boolean } | undefined {
     const name = obj.metadata.name;
     if (!name) return undefined;
     const namespace = obj.metadata.namespace ?? '';
@@ -359,7 +360,7 @@ export class WatchTreeModel implements Disposable {
   }
 
   /** The container for an object of `place`'s entry in `namespace`; creates a namespace group when asked. */
-  private containerFor(place: EntryPlace, namespace: string, create: boolean): ObjectContainer | undefined {
+  private containerFor(place: EntryPlace, namespace: string, create: boolean): ObjectRows | undefined {
     const node = place.node;
     switch (node.layout) {
       case 'objects':

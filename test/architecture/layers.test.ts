@@ -19,7 +19,6 @@ const BEING_SPLIT: Record<string, number> = {
   'connection/transport/kubeconfig-transport.ts': 699,
   'informer/reflector.ts': 724,
   'manager/watch-manager.ts': 803,
-  'vscode/object-history.ts': 469,
 };
 
 interface ImportEdge {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { HealthRecorder } from './health';
+import { CatchUpTracker, HealthRecorder } from './health';
 import { systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
@@ -52,7 +52,9 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
   const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
-  const tree = registerTreeView(manager, clock);
+  // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
+  const catchUp = new CatchUpTracker(manager);
+  const tree = registerTreeView(manager, clock, { catchUp });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
@@ -61,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     viewRequests: (listener) => tree.model.onDidChange(listener),
     fallbackMs: 1000,
     scopeOf: (entries) => viewScope(manager.configuration, entries).lines,
+    catchUp: () => catchUp.current(),
   });
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
@@ -75,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   context.subscriptions.push(
     { dispose: () => manager.dispose() },
     recorder,
+    catchUp,
     health,
     log,
     statusBar,

@@ -162,7 +162,7 @@ describe('tree view model', function () {
     );
     const cms = root(model, 'configmaps');
     const p = model.present(cms);
-    assert.match(p.description ?? '', /^watching · rv \d+$/);
+    assert.match(p.description ?? '', /^watching · 3 configmaps · rv \d+$/, 'V21 the state first, then the count in words');
     assert.deepEqual([p.icon?.id, p.contextValue, p.collapsible], ['eye', 'resource', 'collapsed']);
     assert.equal(cms.entryId, manager.entries().find((e) => e.resource === 'configmaps')?.id);
     assert.deepEqual(names(model, cms), ['cm-1', 'cm-10', 'cm-2'], 'kubectl\'s order: by bytes');
@@ -188,7 +188,8 @@ describe('tree view model', function () {
     });
     const cms = root(model, 'configmaps');
     assert.deepEqual(outline(model, cms), ['a', '  cm-in-a', '  second', 'default', '  cm-in-default', 'kube-system', '  cm-in-kube-system']);
-    assert.deepEqual(model.getChildren(cms).map((n) => model.present(n).description), ['2', '1', '1'], 'a namespace group counts its objects');
+    assert.deepEqual(model.getChildren(cms).map((n) => model.present(n).description), ['2 configmaps', '1 configmap', '1 configmap'], 'V21 a namespace group counts its objects in words');
+    assert.match(model.present(cms).description ?? '', /^watching · 4 configmaps · rv \d+$/, 'V21 the resource node counts every namespace');
     const group = model.getChildren(cms)[0] as NamespaceNode;
     assert.deepEqual([group.kind, model.present(group).contextValue, group.id], ['namespace', 'namespace', `${cms.entryId}/a`]);
     assert.deepEqual(names(model, root(model, 'namespaces')), ['a', 'default', 'kube-system'], 'namespaces are cluster-scoped: objects directly');
@@ -203,12 +204,12 @@ describe('tree view model', function () {
     const again = root(model, 'configmaps');
     assert.equal(again.entryId, undefined, 'two watches behind one resource node');
     assert.equal(again.entryIds.length, 2);
-    assert.equal(model.present(again).description, 'watching 2 namespaces');
+    assert.equal(model.present(again).description, 'watching 2 namespaces · 3 configmaps');
     const [a, def] = model.getChildren(again) as NamespaceNode[];
     assert.deepEqual([a.namespace, def.namespace], ['a', 'default']);
     assert.ok(a.watch && def.watch);
     assert.equal(model.present(a).contextValue, 'namespace.watch');
-    assert.match(model.present(a).description ?? '', /^watching · rv \d+$/);
+    assert.match(model.present(a).description ?? '', /^watching · 2 configmaps · rv \d+$/);
     assert.deepEqual(names(model, a), ['cm-in-a', 'second']);
     assert.deepEqual(names(model, def), ['cm-in-default']);
   });

@@ -83,7 +83,7 @@ export function watchView(track: WatchTrack, entry: WatchEntry | undefined, now:
     const to = s.to ?? now;
     if (to < start) continue;
     const label = stateLabel(s.state);
-    spans.push({ state: s.state, from: Math.max(s.from, start), to, open: s.to === undefined, title: s.reason ? `${label}: ${oneLine(s.reason, 200)}` : label });
+    spans.push({ state: s.state, from: Math.max(s.from, start), to, open: s.to === undefined, title: s.state === 'suspended' && s.reason ? s.reason : s.reason ? `${label}: ${oneLine(s.reason, 200)}` : label });
   }
   const markers = track.markers.filter((m) => m.at >= start).map((m) => ({ kind: m.kind, at: m.at, line: m.line }));
   const rate: RateView = { t: [], adds: [], updates: [], deletes: [] };

@@ -23,9 +23,11 @@ import { staleDescription, staleExplanation, StalenessTracker, type Staleness } 
 import { TreeLayout, type EntryPlace } from './tree-layout';
 import { TreeRefresh } from './tree-refresh';
 import { TreeTicks } from './tree-ticks';
-import type { RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+import type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+import { countText } from './object-count';
+import { catchUpText } from '../../health/catch-up';
 
-export type { RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+export type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 
 /** Lifecycle events that move a watch's resourceVersion or statistics without a cache change. */
 const STATS_EVENTS = new Set<TimedLifecycleEvent['type']>(['bookmark', 'list-done', 'watch-opened', 'watch-closed', 'expired', 'relist', 'backoff']);
@@ -60,6 +62,7 @@ export class WatchTreeModel implements Disposable {
   private readonly layout: TreeLayout;
   private readonly ticks: TreeTicks;
   private readonly subscriptions: Disposable[];
+  private readonly catchUp: CatchUpView | undefined;
   private disposed = false;
 
   constructor(
@@ -67,6 +70,7 @@ export class WatchTreeModel implements Disposable {
     options: WatchTreeModelOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
+    this.catchUp = options.catchUp;
     this.pageSize = Math.max(1, options.pageSize ?? 500);
     this.refresh = new TreeRefresh(this.clock, options.throttleMs ?? 100, options.watchRefreshMs ?? ONE_SECOND, () => this.layout.roots);
     this.layout = new TreeLayout(this.refresh);
@@ -83,6 +87,7 @@ export class WatchTreeModel implements Disposable {
       source.onDidChangeEntries((change) => this.entriesChanged(change)),
       source.onLifecycle((id, event) => this.lifecycleEvent(id, event)),
       ...(source.onDidChangeDefinitions ? [source.onDidChangeDefinitions((ids) => this.definitionsChanged(ids))] : []),
+      ...(this.catchUp ? [this.catchUp.onDidChange((ids) => this.catchUpChanged(ids))] : []),
     ];
     this.sync();
     // The view asks for the roots when it first shows; nothing to announce yet.
@@ -125,14 +130,16 @@ export class WatchTreeModel implements Disposable {
     switch (node.kind) {
       case 'resource': {
         const entries = this.entriesOf(node);
-        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource');
         if (entries.length === 0) return presentMessage(node.label, 'idle');
-        return presentWatchGroup(node.label, entries, now);
+        const count = entries.some((e) => e.informer) ? this.countOf(node, objectsUnder(node)) : undefined;
+        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, catchingUp: this.catchingUpText(entries[0].id) });
+        return presentWatchGroup(node.label, entries, now, { count, catchingUp: (e) => this.catchingUpText(e.id) });
       }
       case 'namespace': {
-        if (!node.watch) return presentNamespaceGroup(node.namespace, node.container.size);
+        const count = this.countOf(node.parent, node.container.size);
+        if (!node.watch) return presentNamespaceGroup(node.namespace, count);
         const entry = this.currentEntry(node.entryId);
-        return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch') : presentNamespaceGroup(node.namespace, node.container.size);
+        return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch', { count: entry.informer ? count : undefined, catchingUp: this.catchingUpText(entry.id) }) : presentNamespaceGroup(node.namespace, count);
       }
       case 'object': {
         const kind = this.printKindOf(node.entryId, node.object);
@@ -181,6 +188,18 @@ export class WatchTreeModel implements Disposable {
   /** The kind of the objects of an entry (from its resolved type; list items may lack `kind`). */
   kindOf(entryId: string, obj?: KubeObject): string | undefined {
     return this.layout.kindOf(entryId, obj);
+  }
+
+  /** "5 pods": a count of the objects of a resource node's type, in words. */
+  private countOf(node: ResourceNode, n: number): string {
+    const type = node.entryIds.map((id) => this.currentEntry(id)?.type).find((t) => t !== undefined);
+    return countText(n, type, node.resource);
+  }
+
+  /** "catching up after 59 s away" while the entry has not confirmed since a resume that it is current. */
+  private catchingUpText(entryId: string): string | undefined {
+    const catchUp = this.catchUp?.isCatchingUp(entryId) ? this.catchUp.current() : undefined;
+    return catchUp && catchUpText(catchUp.awayMs);
   }
 
   /** The kind to print an entry's objects with (see `printerKind`: a custom `Service` is no core Service). */
@@ -246,6 +265,17 @@ export class WatchTreeModel implements Disposable {
     this.refresh.statsChanged(place.watchNode);
   }
 
+  /** Watches started or ended catching up after a resume: their watch nodes say so, or stop saying it. */
+  private catchUpChanged(entryIds: readonly string[]): void {
+    for (const id of entryIds) {
+      const place = this.layout.places.get(id);
+      if (!place) continue;
+      this.refresh.mark(place.watchNode);
+      if (place.watchNode !== place.node) this.refresh.mark(place.node);
+    }
+    this.refresh.request();
+  }
+
   /** A definition changed: every object row of those entries may print differently. */
   private definitionsChanged(entryIds: readonly string[]): void {
     for (const id of entryIds) {
@@ -304,6 +334,13 @@ export class WatchTreeModel implements Disposable {
   private currentEntry(id: string): WatchEntry | undefined {
     return this.source.entry(id) ?? this.layout.places.get(id)?.entry;
   }
+}
+
+/** How many objects a resource node shows, over all its namespaces. */
+function objectsUnder(node: ResourceNode): number {
+  let n = node.container.size;
+  for (const ns of node.namespaces.values()) n += ns.container.size;
+  return n;
 }
 
 /**

@@ -122,7 +122,7 @@ describe('the status bar indicator', () => {
     const { server, api } = fx;
     await vscode.commands.executeCommand('kubeWatch.pause');
     assert.equal(api.isPaused(), true);
-    assert.equal(status().text, '$(debug-pause) Paused');
+    assert.equal(status().text, '$(stop-circle) Paused');
     assert.equal(status().background, 'none');
     assert.match(status().tooltip, /paused/);
     await until(() => api.manager.entries().length === 0 && server.openWatches() === 0, () => `no watch left: ${describeEntries(api)}; open watches ${server.openWatches()}`);
@@ -130,7 +130,7 @@ describe('the status bar indicator', () => {
     // A setting changed while paused is applied on resume, not before.
     await vscode.workspace.getConfiguration('kubeWatch').update('resources', ['configmaps'], vscode.ConfigurationTarget.Global);
     assert.equal(api.manager.entries().length, 0);
-    assert.equal(status().text, '$(debug-pause) Paused');
+    assert.equal(status().text, '$(stop-circle) Paused');
 
     await vscode.commands.executeCommand('kubeWatch.resume');
     assert.equal(api.isPaused(), false);

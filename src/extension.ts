@@ -92,6 +92,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {
+        // The tree keeps what it shows, drawn stale, while the manager stops.
+        tree.model.setPaused(true);
         await setPaused(true);
         await manager.stop();
       },
@@ -102,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
         // The subscription below still ends it on deactivation (it switches the same manager flag).
         manager.watchKubeconfigFiles();
         await manager.start();
+        tree.model.setPaused(false);
       },
     }),
     onDidChangeSettings(() => {

@@ -23,6 +23,7 @@ import { staleDescription, staleExplanation, StalenessTracker, type Staleness } 
 import { TreeLayout, type EntryPlace } from './tree-layout';
 import { TreeRefresh } from './tree-refresh';
 import { TreeTicks } from './tree-ticks';
+import { TreeFreeze } from './tree-freeze';
 import type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 import { countText } from './object-count';
 import { catchUpText } from '../../health/catch-up';
@@ -63,6 +64,8 @@ export class WatchTreeModel implements Disposable {
   private readonly ticks: TreeTicks;
   private readonly subscriptions: Disposable[];
   private readonly catchUp: CatchUpView | undefined;
+  /** While watching is paused: the tree as it was, drawn stale. */
+  private readonly freeze = new TreeFreeze();
   private disposed = false;
 
   constructor(
@@ -79,9 +82,10 @@ export class WatchTreeModel implements Disposable {
       source.addHandler({
         onAdd: (id, obj) => this.upsert(id, obj),
         onUpdate: (id, _old, obj) => this.upsert(id, obj),
-        onDelete: (id, obj) => this.layout.remove(id, obj, false),
+        onDelete: (id, obj) => !this.freeze.active && this.layout.remove(id, obj, false),
       }),
       source.onObjectsRemoved((removed) => {
+        if (this.freeze.active) return;
         for (const obj of removed.objects) this.layout.remove(removed.entryId, obj, true);
       }),
       source.onDidChangeEntries((change) => this.entriesChanged(change)),
@@ -232,6 +236,35 @@ export class WatchTreeModel implements Disposable {
 
   // ---- commands ----
 
+  /**
+   * Paused (call it before the manager stops): the tree keeps what it shows, each watch reads
+   * "paused" and its objects are drawn stale. Resumed (call it once the manager started again):
+   * the rows stay until each watch has listed again, then what the list no longer has goes.
+   */
+  setPaused(paused: boolean): void {
+    if (paused === this.freeze.active || this.disposed) return;
+    if (paused) {
+      const shown = [...this.layout.places.keys()].map((id) => this.currentEntry(id)).filter((e): e is WatchEntry => e !== undefined);
+      this.ticks.entriesChanged(this.freeze.freeze(shown, this.clock.now()));
+    } else {
+      this.freeze.thaw(this.layout.places.keys());
+      this.sync();
+      this.freeze.retain(new Set(this.layout.places.keys()));
+      // What the watches listed while the tree was still frozen (the manager starts before this).
+      for (const id of [...this.layout.places.keys()]) {
+        const entry = this.source.entry(id);
+        if (!entry?.informer) continue;
+        for (const obj of entry.informer.store.values()) this.upsert(id, obj);
+        if (entry.state.synced && this.freeze.listed(id)) this.dropUnlisted(id);
+      }
+    }
+    for (const place of this.layout.places.values()) {
+      this.refresh.mark(place.watchNode);
+      this.refresh.mark(place.node);
+    }
+    this.refresh.request();
+  }
+
   /** Shows the next page of the parent of a "N more…" node. */
   loadMore(node: TreeNode): void {
     if (node.kind !== 'more' || !isAttached(node.parent)) return;
@@ -252,6 +285,7 @@ export class WatchTreeModel implements Disposable {
   // ---- cache changes (hot path: O(1) each) ----
 
   private upsert(entryId: string, obj: KubeObject): void {
+    if (this.freeze.active) return;
     const place = this.layout.places.get(entryId) ?? this.adopt(entryId);
     if (!place) return;
     const put = this.layout.put(place, entryId, obj);
@@ -288,7 +322,8 @@ export class WatchTreeModel implements Disposable {
 
   private lifecycleEvent(entryId: string, event: TimedLifecycleEvent): void {
     const place = this.layout.places.get(entryId);
-    if (!place) return;
+    if (!place || this.freeze.active) return;
+    if (event.type === 'synced' && this.freeze.listed(entryId)) this.dropUnlisted(entryId);
     if (event.type === 'synced') this.refresh.markDirty(place.watchNode); // "listing…" becomes "no objects"
     else if (STATS_EVENTS.has(event.type)) this.refresh.statsChanged(place.watchNode);
   }
@@ -296,6 +331,7 @@ export class WatchTreeModel implements Disposable {
   // ---- entries (rare: configuration, state) ----
 
   private entriesChanged(change: EntriesChange): void {
+    if (this.freeze.active) return;
     this.sync();
     for (const id of change.changed) {
       const place = this.layout.places.get(id);
@@ -304,6 +340,15 @@ export class WatchTreeModel implements Disposable {
       if (place.watchNode !== place.node) this.refresh.mark(place.node);
     }
     this.refresh.request();
+  }
+
+  /** The first list after a resume: the rows kept from before the pause that the list no longer has go. */
+  private dropUnlisted(entryId: string): void {
+    const informer = this.source.entry(entryId)?.informer;
+    if (!informer) return;
+    for (const node of this.layout.objectsOf(entryId)) {
+      if (!informer.get(node.namespace || undefined, node.name)) this.layout.remove(entryId, node.object, false);
+    }
   }
 
   /** An event for an entry the model has not seen yet: read the entries now. */
@@ -332,7 +377,7 @@ export class WatchTreeModel implements Disposable {
 
   /** The entry as the manager describes it now (its state object is replaced on every change). */
   private currentEntry(id: string): WatchEntry | undefined {
-    return this.source.entry(id) ?? this.layout.places.get(id)?.entry;
+    return this.freeze.entry(id) ?? this.source.entry(id) ?? this.layout.places.get(id)?.entry;
   }
 }
 

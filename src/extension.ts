@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CatchUpTracker, HealthRecorder } from './health';
-import { systemClock } from './base';
+import { setTimeFormat, systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';
@@ -45,6 +45,8 @@ export interface KubeWatchApi {
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
+  // One time format everywhere: VS Code's display language, the machine's time zone.
+  setTimeFormat({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
   const clock = systemClock;
   const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
   running = manager;

@@ -57,7 +57,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
   it('X03 Describe of a pod shows its events and follows a new event', async () => {
     await ui.tree.expand(['pods']);
     await ui.tree.expand(['pods', 'shop']);
-    const row = await ui.tree.waitForRow(['pods', 'shop', POD]);
+    const row = await ui.tree.waitForRow(['pods', 'shop', 'web…2xkqp']);
     await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
     const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });

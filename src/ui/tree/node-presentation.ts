@@ -5,6 +5,7 @@ import { objectAge } from '../age';
 import { describeRow, kubectlLines, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
 import { describeWatchState, shorten, type WatchStateText } from '../watch-state-text';
 import { withCount } from './object-count';
+import { podStatusOnly, podTitle } from './short-name';
 import { escapeMarkdown, inlineCode } from './markdown';
 import { themeColors, toneColor, worseTone, type Tone } from './tone';
 
@@ -90,9 +91,12 @@ export function objectStatusKey(obj: KubeObject, kind: string | undefined, colum
  */
 export function presentObject(obj: KubeObject, name: string, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): NodePresentation {
   const row = printObject(obj, kind, now, columns);
+  // A Pod: the generated parts of its name left out, and its status whole at the default width (V27).
+  const title = row.label || (kind === 'Pod' && !columns ? podTitle(obj, row.summary[0]) : name);
+  const statusOnly = kind === 'Pod' && !columns && !row.label && podStatusOnly(title, row.summary[0] ?? '');
   return {
-    label: row.label || name,
-    description: describeRow(row),
+    label: title,
+    description: statusOnly ? row.summary[0] : describeRow(row),
     icon: { id: row.health.icon, color: toneColor(row.health.tone) },
     collapsible: 'none',
     // 'object.pod' and 'object.workload' offer Follow Logs; every object row matches /^object/.

@@ -40,7 +40,8 @@ export function timeFormat(): TimeFormat {
 
 function timeFormatter(zoned: boolean, f: TimeFormat): Intl.DateTimeFormat {
   return new Intl.DateTimeFormat(f.locale, {
-    hour: '2-digit',
+    // `03:04:56 PM` reads oddly: two digits only on a 24-hour clock.
+    hour: f.hourCycle === 'h23' || f.hourCycle === 'h24' ? '2-digit' : 'numeric',
     minute: '2-digit',
     second: '2-digit',
     timeZone: f.timeZone,
@@ -49,7 +50,7 @@ function timeFormatter(zoned: boolean, f: TimeFormat): Intl.DateTimeFormat {
   });
 }
 
-/** `15:04:56 UTC` (or `03:04:56 PM GMT+1` in `en` in Berlin): a time of day, with the zone unless `zone` is false. */
+/** `15:04:56 UTC` (or `3:04:56 PM GMT+1` in `en` in Berlin): a time of day, with the zone unless `zone` is false. */
 export function clockTime(at: number, zone = true, f: TimeFormat = format): string {
   if (f !== format) return timeFormatter(zone, f).format(at);
   const formatter = zone ? (timeOfDayZoned ??= timeFormatter(true, f)) : (timeOfDay ??= timeFormatter(false, f));

@@ -262,7 +262,7 @@ describe('Kube Watch view truths in the browser (V02, V03, V06, V07, V08, V09, V
     await ui.quickPick.runCommand(COMMANDS.setLabelSelector);
     await ui.quickPick.input.fill('');
     await bench.page.keyboard.press('Enter');
-    await shopOpen('shop back, expanded as the user left it, with every pod', (l) => l.some((name) => name.startsWith('web-')) && l.some((name) => name.startsWith('api-')));
+    await shopOpen('shop back, expanded as the user left it, with every pod', (l) => l.some((name) => name.startsWith('web…')) && l.some((name) => name.startsWith('api…')));
     await shoot('V14-expansion-kept');
     await ui.tree.collapse(['pods']);
   });

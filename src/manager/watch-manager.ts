@@ -86,6 +86,7 @@ export class WatchManager implements Disposable {
       running,
       needs: (session) => this.needsDefinitions(session),
       changed: (session, name) => this.definitionChanged(session, name),
+      versionsChanged: (session, name) => this.slots.recheckWhere(session, (type) => definitionName(type) === name, 'definition'),
     });
     this.sessions = new SessionSet(
       { clock, transportFactory, editorProxy: options.editorProxy, execEnv: options.execEnv },
@@ -243,7 +244,8 @@ export class WatchManager implements Disposable {
   }
 
   /**
-   * Restarts one entry: its informer (F19: in-flight requests aborted, relist, cache kept), or its
+   * Restarts one entry: its informer (F19: in-flight requests aborted, relist, cache kept) while
+   * discovery is asked again about its type (F39: a version that moved is followed), or its
    * resolution at once, or, for a kubeconfig or context problem, a kubeconfig reload.
    * Unknown ids are ignored.
    */
@@ -251,7 +253,10 @@ export class WatchManager implements Disposable {
     return this.queue.run(async () => {
       const rec = this.slots.find(id);
       if (!rec || !this.running) return;
-      if (rec.informer) return rec.informer.restart(reason);
+      if (rec.informer) {
+        this.slots.recheck(rec.slot, 'restart');
+        return rec.informer.restart(reason);
+      }
       if (rec.slot.session.problem) return this.sync(reason);
       this.slots.startResolution(rec.slot);
       this.publish();
@@ -264,6 +269,7 @@ export class WatchManager implements Disposable {
       if (!this.running) return;
       if (this.sessions.anyProblem) await this.sync(reason);
       const restarts = [...this.slots.restart(() => true, reason), ...this.adHoc.restart(() => true, reason)];
+      for (const slot of this.slots.values()) if (slot.type) this.slots.recheck(slot, 'restart');
       await Promise.all(restarts);
       this.publish();
     });

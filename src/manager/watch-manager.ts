@@ -165,6 +165,18 @@ export class WatchManager implements Disposable {
   }
 
   /**
+   * The connection of a configured context ("" = the current-context) once the manager has
+   * started: its transport, shared with its watches (a consumer may ask discovery on it), or why
+   * the context cannot be used; undefined for a context not configured or before `start()`.
+   */
+  contextConnection(spec: string): { transport: KubeTransport } | { problem: string } | undefined {
+    const session = this.sessions.get(spec);
+    if (!session) return undefined;
+    if (session.transport) return { transport: session.transport };
+    return { problem: session.problem?.message ?? 'the context cannot be used' };
+  }
+
+  /**
    * The configured context spec ("" = the current-context) of an entry; undefined for an
    * unknown id. With `watchAdHoc`, lets a consumer watch more on an entry's context.
    */

@@ -17,7 +17,6 @@ const MAX_LINES = 450;
  */
 const BEING_SPLIT: Record<string, number> = {
   'connection/transport/kubeconfig-transport.ts': 699,
-  'informer/reflector.ts': 724,
   'manager/watch-manager.ts': 803,
   'ui/tree/watch-tree-model.ts': 764,
   'vscode/object-history.ts': 469,

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { PROTOCOLS, RealRig, useControlPlane } from './support';
+
+/**
+ * WatchList on a real 1.34 server (its default: the gate on, the watch cache on): the initial
+ * sync is one streaming request ended by the `k8s.io/initial-events-end` bookmark.
+ */
+describe('[real] streaming list (kube-apiserver 1.34, WatchList on)', function () {
+  this.timeout(120_000);
+  const plane = useControlPlane();
+  let rig: RealRig | undefined;
+  afterEach(async () => {
+    await rig?.close();
+    rig = undefined;
+  });
+
+  for (const { protocol, label } of PROTOCOLS) {
+    it(`F32 [real] ${label}: the initial sync is one streaming request, synced at its initial-events-end bookmark; the cache equals the server`, async () => {
+      rig = await RealRig.start({ plane: plane(), protocol, initialObjects: 5 });
+      await rig.synced();
+      if (protocol === 'h2') assert.equal(rig.transport.protocol, 'h2', 'HTTP/2 negotiated');
+      const lists = rig.events('list-started');
+      assert.equal(lists.length, 1, 'one list');
+      assert.equal(lists[0].streaming, true, 'a streaming list');
+      const done = rig.events('list-done');
+      assert.equal(done.length, 1);
+      assert.equal(done[0].streaming, true);
+      assert.equal(done[0].items, 5);
+      assert.equal(rig.events('streaming-list-fallback').length, 0, 'no fallback to LIST');
+      // The sync happened at the bookmark, on the request that goes on as the watch.
+      assert.equal(rig.informer.stats.watches, 1, 'one request: the streaming list is the watch');
+      await rig.objects.create('after-sync');
+      await rig.converged();
+    });
+  }
+});

@@ -27,6 +27,13 @@ export interface CrdOptions {
   versions?: CrdVersion[];
 }
 
+/**
+ * Read-only on every resource (get, list, watch), made at start. The built-in `view`, `edit` and
+ * `admin` roles are aggregated: their rules are filled in by the controller-manager, which a
+ * minimal control plane lacks, so they grant nothing here.
+ */
+export const READ_ROLE = 'kube-watch:read';
+
 let counter = 0;
 
 /** A DNS-label name unique in this run: `prefix-N-xxxx`. */
@@ -48,8 +55,19 @@ export class ClusterSetup {
     return new ConfigMaps(this.admin, namespace);
   }
 
+  /** Creates READ_ROLE (the control plane does at start). */
+  async readRole(): Promise<void> {
+    await this.admin.post('/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRole',
+      metadata: { name: READ_ROLE },
+      rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch'] }],
+    });
+  }
+
   /**
-   * Binds `clusterRole` (default `view`) to `subject` in `namespace`, or cluster-wide without one.
+   * Binds `clusterRole` (default READ_ROLE; `cluster-admin` for everything) to `subject` in
+   * `namespace`, or cluster-wide without one.
    * Returns the binding's path, to delete it again.
    */
   async grant(subject: Subject, opts: { namespace?: string; clusterRole?: string; name?: string } = {}): Promise<string> {
@@ -58,7 +76,7 @@ export class ClusterSetup {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: opts.namespace ? 'RoleBinding' : 'ClusterRoleBinding',
       metadata: { name, ...(opts.namespace ? { namespace: opts.namespace } : {}) },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: opts.clusterRole ?? 'view' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: opts.clusterRole ?? READ_ROLE },
       subjects: [subjectJson(subject)],
     };
     const collection = opts.namespace ? `/apis/rbac.authorization.k8s.io/v1/namespaces/${opts.namespace}/rolebindings` : '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings';
@@ -136,7 +154,10 @@ export class ClusterSetup {
     return res.status.token;
   }
 
-  /** Deletes a ServiceAccount: every token minted for it is refused from now on (401). */
+  /**
+   * Deletes a ServiceAccount: every token minted for it is refused (401) once the apiserver's
+   * 10 s cache of successful token authentications has let it go.
+   */
   async deleteServiceAccount(namespace: string, name: string): Promise<void> {
     await this.admin.delete(`/api/v1/namespaces/${namespace}/serviceaccounts/${name}`);
   }

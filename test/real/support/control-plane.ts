@@ -6,8 +6,8 @@
  *
  * Users (static tokens, `users`):
  * - `admin`: group `system:masters` (cluster-admin); the AdminClient and `setup` act as it;
- * - `reader`: read-only everywhere (`view` bound cluster-wide after start);
- * - `limited`: `view` only in `limitedNamespaces` (RoleBindings made after start); refused elsewhere.
+ * - `reader`: read-only everywhere (READ_ROLE bound cluster-wide after start);
+ * - `limited`: READ_ROLE only in `limitedNamespaces` (RoleBindings made after start); refused elsewhere.
  *
  * A minimal control plane has no controller-manager, scheduler or kubelet (see
  * ../shared/envtest/README.md): objects, watches, lists, WatchList, bookmarks, 410s, RBAC,
@@ -133,6 +133,7 @@ export class ControlPlane {
         }
         const apiServerMs = Date.now() - t2;
         const t3 = Date.now();
+        await plane.setup.readRole();
         await plane.setup.grant({ user: 'reader' }, { name: 'kube-watch-reader' });
         for (const ns of opts.limitedNamespaces ?? []) {
           await plane.setup.namespace(ns);

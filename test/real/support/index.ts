@@ -6,7 +6,7 @@ export { findAssets, AssetsMissingError, ENVTEST_VERSION, type Assets } from './
 export { ControlPlane, type ControlPlaneOptions, type StartupTimes, type User } from './control-plane';
 export { useControlPlane } from './hooks';
 export { AdminClient, ApiStatusError, isStatus, type KubeJson, type ListJson, type PatchType, type RawResponse } from './admin-client';
-export { ClusterSetup, ConfigMaps, uniqueName, type CrdOptions, type CrdVersion, type Subject } from './cluster-setup';
+export { ClusterSetup, ConfigMaps, READ_ROLE, uniqueName, type CrdOptions, type CrdVersion, type Subject } from './cluster-setup';
 export { renderKubeconfig, execPluginUser, type ExecUser, type KubeconfigUser, type KubeconfigOptions } from './kubeconfig';
 export { RealRig, PROTOCOLS, REAL_BOUND_MS, REAL_INFORMER_DEFAULTS, configmaps, type Protocol, type RealRigOptions, type RigWatch } from './informer-rig';
 export type { AuditEvent } from './audit-log';

@@ -17,6 +17,9 @@ export class TcpRelay {
   accepted = 0;
   /** Bytes clients sent on frozen connections (a request written on a dead socket). */
   clientBytesWhileFrozen = 0;
+  /** Bytes forwarded so far from clients to the server, and back. */
+  bytesFromClients = 0;
+  bytesFromServer = 0;
 
   private constructor(
     private readonly server: net.Server,
@@ -96,12 +99,20 @@ export class TcpRelay {
       return;
     }
     const upstream = net.connect(port, host);
-    const link = new RelayLink(client, upstream, this.frozenForNew, (n) => (this.clientBytesWhileFrozen += n), (n) => this.countServerBytes(n));
+    const link = new RelayLink(
+      client,
+      upstream,
+      this.frozenForNew,
+      (n) => (this.clientBytesWhileFrozen += n),
+      (n) => this.countServerBytes(n),
+      (n) => (this.bytesFromClients += n),
+    );
     this.links.add(link);
     link.onClosed = () => this.links.delete(link);
   }
 
   private countServerBytes(n: number): void {
+    this.bytesFromServer += n;
     const budget = this.cutBudget;
     if (!budget) return;
     budget.bytes -= n;
@@ -123,6 +134,7 @@ class RelayLink {
     public frozen: boolean,
     private readonly onClientBytesWhileFrozen: (n: number) => void,
     private readonly onServerBytes: (n: number) => void = () => undefined,
+    private readonly onClientBytes: (n: number) => void = () => undefined,
   ) {
     this.pipe(client, upstream);
     this.pipe(upstream, client);
@@ -147,6 +159,7 @@ class RelayLink {
       else if (!to.destroyed) {
         to.write(chunk);
         if (from === this.upstream) this.onServerBytes(chunk.length);
+        else this.onClientBytes(chunk.length);
       }
     });
     // A frozen link does not pass a close on either: the peer must find out by itself.

@@ -32,5 +32,28 @@ describe('[real] streaming list (kube-apiserver 1.34, WatchList on)', function (
       await rig.objects.create('after-sync');
       await rig.converged();
     });
+
+    it(`F35 [real] ${label}: a streaming list cut in the middle (the relay drops the connection before its bookmark) publishes nothing, is retried with backoff and converges`, async () => {
+      // About 2 MB of initial events, so that the cut after 256 kB lands well before the bookmark.
+      rig = await RealRig.start({ plane: plane(), protocol, relay: true, noStart: true });
+      const r = rig;
+      await r.objects.createMany(100, { v: '0', filler: 'x'.repeat(20_000) });
+      const cut = r.relay!.cutAfterServerBytes(256 * 1024);
+      r.start();
+      await cut;
+      await r.synced();
+      const lists = r.events('list-started');
+      assert.ok(lists.length >= 2 && lists.every((l) => l.streaming), `the streaming list was retried: ${lists.length} streaming lists`);
+      const firstDone = r.events('list-done')[0];
+      const cutWatch = r.events('watch-closed')[0];
+      assert.ok(cutWatch.cause === 'failed' && cutWatch.at <= firstDone.at, `the first stream failed before anything was published: ${JSON.stringify(cutWatch)}`);
+      assert.ok(r.events('backoff').some((b) => b.at >= cutWatch.at && b.at <= firstDone.at), 'retried after a backoff');
+      const synced = r.w.lifecycle.findIndex((e) => e.type === 'synced');
+      const secondList = r.w.lifecycle.indexOf(lists[1]);
+      assert.ok(synced > secondList, 'synced only by a later, complete stream');
+      assert.equal(r.events('list-done').length, 1, 'one list published');
+      assert.equal(r.w.recorder.events.filter((e) => e.type === 'add').length, 100, 'each object added once');
+      await r.converged();
+    });
   }
 });

@@ -117,12 +117,13 @@ export class ClusterSetup {
       async () => {
         const crd = await this.admin.get<KubeJson & { spec: { group: string; names: { plural: string }; versions: CrdVersion[] }; status?: { conditions?: { type: string; status: string }[] } }>(path);
         if (!crd.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True')) return undefined;
-        // Established is set before every apiserver handler serves it; a LIST proves it.
+        // Established comes before every handler serves the type: a LIST proves it. Until then
+        // the server answers 404, or 429 "storage is (re)initializing" while its watch cache fills.
         for (const v of crd.spec.versions.filter((x) => x.served)) {
           try {
             await this.admin.list(`/apis/${crd.spec.group}/${v.name}/${crd.spec.names.plural}`);
           } catch (err) {
-            if (isStatus(err, 404)) return undefined;
+            if (isStatus(err, 404) || isStatus(err, 429)) return undefined;
             throw err;
           }
         }

@@ -10,19 +10,18 @@ import { withoutExec } from '../credentials/exec-credentials';
 import { credentialFailure } from '../credentials/kubeconfig-credentials';
 import { openConnectTunnel, type ProxyConnectOptions } from '../proxy/connect-tunnel';
 import { proxyRouteFor, type ProxyRoute } from '../proxy/proxy-route';
-import { AbortedError, ApiError, TransportError, statusFromBody } from '../../base/api-error';
+import { AbortedError, ApiError, TransportError, statusFromBody, systemClock, type Clock, type Disposable, type TimerHandle } from '../../base';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, MessageTooLargeError } from '../wire/line-splitter';
 import { ListStreamParser, ListTooLargeError } from '../wire/list-stream-parser';
-import type { Disposable } from '../../base/disposable';
 import { ClusterReachability } from '../reachability/cluster-reachability';
 import { FALLBACK_HTTP1, H2SessionPool, type ConnectionEvent } from '../h2/h2-session-pool';
 import { H2Response, type HttpResponse } from '../h2/h2-response';
 import { DEFAULT_PING_TIMEOUT_MS, DEFAULT_READ_IDLE_MS, type HealthCheckTiming } from '../h2/session-health-check';
-import { systemClock, type Clock, type TimerHandle } from '../../base/clock';
 import { BookmarkCadence } from '../http1/bookmark-cadence';
 import type { ClusterLease } from '../registry/cluster-registry';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields, parseObjectWithoutManagedFields } from '../wire/managed-fields';
 import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer/transport';
+import { performWrite, type OutgoingWrite, type WriteRequest } from './write-request';
 
 /**
  * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server and
@@ -329,6 +328,11 @@ export class KubeConfigTransport implements KubeTransport {
     return pumpBody(res, signal, 'stream', onChunk, () => undefined);
   }
 
+  /** A write (write-request.ts): sent once on the same route and credentials as the reads, with a deadline. */
+  write<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T> {
+    return performWrite<T>(request, signal, (out, s) => this.requestJson(request.path, request.query ?? {}, s, (body) => JSON.parse(body.toString('utf8')) as T, out), this.options.clock ?? systemClock);
+  }
+
   dispose(): void {
     this.disposed = true;
     this.wakeSubscription?.dispose();
@@ -345,9 +349,9 @@ export class KubeConfigTransport implements KubeTransport {
     this.credentials.dispose();
   }
 
-  /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
-  private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T): Promise<T> {
-    const res = await this.open(path, query, signal);
+  /** A GET (or `write`) whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
+  private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T, write?: OutgoingWrite): Promise<T> {
+    const res = await this.open(path, query, signal, write);
     const body = await readBody(res, signal, this.maxMessageBytes);
     if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(body.toString('utf8'), res);
     try {
@@ -358,11 +362,11 @@ export class KubeConfigTransport implements KubeTransport {
   }
 
   /**
-   * Sends a GET and resolves with the response once its headers arrive. A 401 refreshes the
+   * Sends a GET (or `write`) and resolves with the response once its headers arrive. A 401 refreshes the
    * credentials (once per user, shared) and retries at once when they changed; a 401 with fresh
    * credentials is returned as it is (the caller reports `unauthorized`).
    */
-  private async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<HttpResponse> {
+  private async open(path: string, query: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
     if (this.disposed) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
     const url = new URL(this.base.toString());
@@ -370,12 +374,12 @@ export class KubeConfigTransport implements KubeTransport {
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
 
     const used = await this.currentCredentials(signal);
-    const res = await this.send(url, used, signal);
+    const res = await this.send(url, used, signal, write);
     if (res.statusCode !== 401) return res;
     const fresh = await this.refreshedCredentials(used, signal);
     if (fresh.generation <= used.generation) return res;
     res.resume();
-    return this.send(url, fresh, signal);
+    return this.send(url, fresh, signal, write);
   }
 
   /** The provider's credentials; failures become a TransportError coded ECREDENTIALS without secrets. */
@@ -395,16 +399,13 @@ export class KubeConfigTransport implements KubeTransport {
     }
   }
 
-  private async send(url: URL, creds: Credentials, signal: AbortSignal): Promise<HttpResponse> {
+  private async send(url: URL, creds: Credentials, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
     if (signal.aborted) throw new AbortedError(abortReason(signal));
-    const headers: Record<string, string> = { Accept: 'application/json', ...creds.headers };
+    const headers: Record<string, string> = { Accept: 'application/json', ...write?.headers, ...creds.headers };
     const pool = this.h2PoolFor(url, creds);
-    if (pool) {
-      const res = await this.openH2(pool, url, headers, signal);
-      if (res) return res;
-    }
-    const options: https.RequestOptions = { method: 'GET', headers };
-    options.agent = await this.agentFor(creds);
+    const viaH2 = pool && (await this.openH2(pool, url, headers, signal, write));
+    if (viaH2) return viaH2;
+    const options: https.RequestOptions = { method: write?.method ?? 'GET', headers, agent: await this.agentFor(creds) };
     if (this.disposed) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
     const mod = url.protocol === 'http:' ? http : https;
@@ -425,7 +426,7 @@ export class KubeConfigTransport implements KubeTransport {
         if (!signal.aborted) this.reachability.reportFailure();
         reject(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err));
       });
-      req.end();
+      req.end(write?.body);
     });
   }
 
@@ -471,9 +472,9 @@ export class KubeConfigTransport implements KubeTransport {
     return pool;
   }
 
-  /** Sends the GET on an HTTP/2 stream; undefined when the server does not speak h2. */
-  private async openH2(pool: H2SessionPool, url: URL, requestHeaders: Record<string, string>, signal: AbortSignal): Promise<HttpResponse | undefined> {
-    const headers: Record<string, string> = { ':method': 'GET', ':path': `${url.pathname}${url.search}` };
+  /** Sends the request (a GET unless `write`) on an HTTP/2 stream; undefined when the server does not speak h2. */
+  private async openH2(pool: H2SessionPool, url: URL, requestHeaders: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse | undefined> {
+    const headers: Record<string, string> = { ':method': write?.method ?? 'GET', ':path': `${url.pathname}${url.search}` };
     for (const [k, v] of Object.entries(requestHeaders)) {
       const name = k.toLowerCase();
       if (HOP_BY_HOP.has(name)) continue;
@@ -481,7 +482,7 @@ export class KubeConfigTransport implements KubeTransport {
     }
     let stream;
     try {
-      stream = await pool.request(headers, signal);
+      stream = await pool.request(headers, signal, write?.body);
     } catch (err) {
       if (!signal.aborted) this.reachability.reportFailure();
       throw signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err as Error);
@@ -659,7 +660,6 @@ function toTransportError(err: Error & { code?: string }): TransportError {
   if (err.message === 'aborted') return new TransportError('the server closed the connection (ECONNRESET)', err.code ?? 'ECONNRESET');
   return new TransportError(err.message || err.code || 'network error', err.code);
 }
-
 
 /**
  * Feeds a streaming response body to `onChunk` until it ends (resolves after `onEnd`), fails

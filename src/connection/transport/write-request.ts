@@ -1,6 +1,8 @@
 import { AbortedError, ApiError, TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
 import type { WriteRequest } from '../../informer/transport';
+import { apiErrorFrom, readBody } from './body-readers';
+import type { HttpResponse } from '../h2/h2-response';
 
 export type { WriteContentType, WriteRequest } from '../../informer/transport';
 
@@ -77,6 +79,36 @@ export async function performWrite<T>(
     timer.cancel();
     signal.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * One write through `open` (the transport's RequestOpener: credentials, route, 401 renewal):
+ * the parsed 2xx body, else the server's Status as an ApiError; a 2xx body that is not JSON is
+ * a TransportError (EBADJSON). With performWrite's deadline.
+ */
+export function sendWrite<T>(
+  open: (path: string, query: Record<string, string>, signal: AbortSignal, write: OutgoingWrite) => Promise<HttpResponse>,
+  request: WriteRequest,
+  signal: AbortSignal,
+  clock: Clock,
+  maxBytes: number,
+): Promise<T> {
+  return performWrite<T>(
+    request,
+    signal,
+    async (outgoing, s) => {
+      const res = await open(request.path, request.query ?? {}, s, outgoing);
+      const body = await readBody(res, s, maxBytes);
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status >= 300) throw apiErrorFrom(body.toString('utf8'), res);
+      try {
+        return JSON.parse(body.toString('utf8')) as T;
+      } catch {
+        throw new TransportError(`the server answered ${writeLabel(request)} with something that is not JSON`, 'EBADJSON');
+      }
+    },
+    clock,
+  );
 }
 
 function reasonOf(signal: AbortSignal): string {

@@ -45,6 +45,8 @@ import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
 import { WriteRoutes } from './writes';
+import { AccessPolicy } from './access-policy';
+import { registerActionWrites } from './action-writes';
 import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
@@ -82,6 +84,8 @@ export class FakeApiServer {
   readonly podLogs = new PodLogs();
   /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
   readonly writes: WriteRoutes;
+  /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
+  readonly access = new AccessPolicy();
   private port: number;
   private listening = false;
 
@@ -100,6 +104,7 @@ export class FakeApiServer {
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
     this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
+    registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
@@ -476,6 +481,7 @@ export class FakeApiServer {
       return;
     }
 
+    if (this.access.refuse(req, res, route, record)) return;
     switch (route.kind) {
       case 'unknown':
         return sendPlainNotFound(res);

@@ -1,4 +1,5 @@
 import { Emitter, systemClock, type Clock, type Disposable } from '../base';
+import type { AccessReviewCache } from '../cluster/access-review';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import { kubeConfigTransportFactoryWith } from '../connection/transport/transport-factory';
 import { type KubeObject, type KubeTransport, type TimedLifecycleEvent } from '../informer';
@@ -174,6 +175,20 @@ export class WatchManager implements Disposable {
     if (!session) return undefined;
     if (session.transport) return { transport: session.transport };
     return { problem: session.problem?.message ?? 'the context cannot be used' };
+  }
+
+  /**
+   * What the user of an entry's context may do (one cache per context, renewed on a context
+   * switch, emptied on new credentials); undefined when the entry or its session is not usable.
+   * Read it for each question: a context switch replaces it.
+   */
+  accessReviewsOf(id: string): AccessReviewCache | undefined {
+    return this.slots.find(id)?.slot.session.access;
+  }
+
+  /** The kubeconfig user of an entry's context (for the write journal); undefined when unknown. */
+  userOf(id: string): string | undefined {
+    return this.slots.find(id)?.slot.session.userName;
   }
 
   /**

@@ -19,19 +19,10 @@ const COLLAPSIBLE: Record<NodePresentation['collapsible'], vscode.TreeItemCollap
   expanded: vscode.TreeItemCollapsibleState.Expanded,
 };
 
-/** How long a refresh may wait for VS Code to take the one before (it may never ask for nodes it does not show). */
-const IN_FLIGHT_MS = 1000;
-
 /**
  * The Watched Resources tree over a WatchTreeModel: maps nodes to TreeItems (stable ids, themed
  * codicons, context values) and forwards the model's targeted refreshes. Tooltips are filled in
  * `resolveTreeItem`, on hover, so their statistics are current without refreshing the row.
- *
- * One refresh in flight at a time: VS Code takes refreshes one after the other, each a round trip
- * to the window, so under a storm of events (PERF B11: 2,000 a second) refreshes fired faster than
- * it takes them queue up and a row shows its change seconds late. The next refresh waits until
- * VS Code asks for an item of the one before (it is being drawn), or IN_FLIGHT_MS at most; the
- * model's refreshes meanwhile are merged into it.
  */
 export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode[] | undefined>();
@@ -46,11 +37,6 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   readonly onDidRender: vscode.Event<void> = this.rendered.event;
   /** Resource nodes named by the last refresh whose rows VS Code has not asked for yet. */
   private awaiting: Set<TreeNode> | undefined;
-  /** A refresh was fired and VS Code has not asked for any item since. */
-  private inFlight: ReturnType<typeof setTimeout> | undefined;
-  /** What to refresh once the refresh in flight is taken: nodes, `undefined` for the whole tree, `null` for nothing. */
-  private pending: TreeNode[] | undefined | null = null;
-  private disposed = false;
 
   /** What the user expanded, so that it is expanded again when it comes back (V14). */
   readonly expansion = new ExpansionMemory();
@@ -60,30 +46,11 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     private readonly source: Pick<WatchTreeSource, 'entries'>,
   ) {
     this.subscription = model.onDidChange((nodes) => {
-      if (!this.inFlight) return this.fire(nodes);
-      this.pending = mergeNodes(this.pending, nodes);
+      const roots = nodes ? nodes.filter((n) => n.kind === 'resource') : model.getChildren();
+      this.awaiting = roots.length > 0 ? new Set(roots) : undefined;
+      this.changed.fire(nodes);
+      if (!this.awaiting) this.rendered.fire();
     });
-  }
-
-  private fire(nodes: TreeNode[] | undefined): void {
-    if (this.disposed) return;
-    const roots = nodes ? nodes.filter((n) => n.kind === 'resource') : this.model.getChildren();
-    this.awaiting = roots.length > 0 ? new Set(roots) : undefined;
-    this.inFlight = setTimeout(() => this.taken(), IN_FLIGHT_MS);
-    this.changed.fire(nodes);
-    if (!this.awaiting) this.rendered.fire();
-  }
-
-  /** VS Code is drawing the refresh in flight: the next may go (merged with what came meanwhile). */
-  private taken(): void {
-    if (!this.inFlight) return;
-    clearTimeout(this.inFlight);
-    this.inFlight = undefined;
-    if (this.pending === null) return;
-    const next = this.pending;
-    this.pending = null;
-    // Not from inside VS Code's call for items: after it.
-    setTimeout(() => (this.inFlight ? (this.pending = mergeNodes(this.pending, next)) : this.fire(next)), 0);
   }
 
   /** Asks the view for everything again (the roots appear or vanish as a whole). */
@@ -92,7 +59,6 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    this.taken();
     const p = this.model.present(node);
     const collapsible = p.collapsible === 'collapsed' && this.expansion.isExpanded(node.id) ? 'expanded' : p.collapsible;
     const item = new vscode.TreeItem(p.label, COLLAPSIBLE[collapsible]);
@@ -133,21 +99,10 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   dispose(): void {
-    this.disposed = true;
-    if (this.inFlight) clearTimeout(this.inFlight);
-    this.inFlight = undefined;
     this.subscription.dispose();
     this.changed.dispose();
     this.rendered.dispose();
   }
-}
-
-/** Two refreshes as one: `null` is none, `undefined` the whole tree. */
-function mergeNodes(a: TreeNode[] | undefined | null, b: TreeNode[] | undefined | null): TreeNode[] | undefined | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  if (a === undefined || b === undefined) return undefined;
-  return [...new Set([...a, ...b])];
 }
 
 /**

@@ -15,7 +15,8 @@ export class RefreshThrottle implements Disposable {
 
   constructor(
     private readonly clock: Clock,
-    private readonly windowMs: number,
+    /** Least clock time between two runs; may change between runs (the next request uses it). */
+    public windowMs: number,
     private readonly run: () => void,
   ) {}
 

@@ -107,6 +107,11 @@ export class TreeRefresh implements Disposable {
     this.throttle.request(at);
   }
 
+  /** Schedules a refresh within `throttleMs`, storm or not: a watch's state changed (rare, and the status bar waits for it). */
+  requestSoon(): void {
+    this.throttle.request(undefined, this.throttleMs);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

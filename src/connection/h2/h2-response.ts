@@ -14,6 +14,12 @@ export interface HttpResponse {
   destroy(): void;
   /** Reads and drops the rest of the body (a refused response before a retry). */
   resume(): void;
+  /**
+   * The response gave evidence against its connection (a stream the server should have ended,
+   * a request that timed out): have the connection checked at once. Only where it can be
+   * checked without harm (an HTTP/2 PING); absent on HTTP/1.1.
+   */
+  suspectConnection?(): void;
 }
 
 /** An HTTP/2 response: its headers, and the stream as the body. */
@@ -25,6 +31,7 @@ export class H2Response implements HttpResponse {
   constructor(
     private readonly stream: http2.ClientHttp2Stream,
     headers: http2.IncomingHttpHeaders,
+    private readonly onSuspect: () => void = () => undefined,
   ) {
     const status = Number(headers[':status']);
     this.statusCode = Number.isFinite(status) ? status : undefined;
@@ -49,5 +56,9 @@ export class H2Response implements HttpResponse {
 
   resume(): void {
     this.stream.resume();
+  }
+
+  suspectConnection(): void {
+    this.onSuspect();
   }
 }

@@ -99,10 +99,11 @@ export class KubeConfigTransport implements KubeTransport {
       healthCheck: options.healthCheck,
       lookup: options.lookup,
       clock,
+      shortPingTimeoutMs: options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS,
       lease: options.lease,
       onConnectionEvent: (e) => this.options.onConnectionEvent?.(e),
     });
-    this.http1 = new Http1Route(base, this.route, kc, this.reachability, options.lookup, isDisposed);
+    this.http1 = new Http1Route(base, this.route, this.reachability, options.lookup, isDisposed);
     this.requests = new RequestOpener(base, this.credentials, this.h2, this.http1, isDisposed);
     this.calls = new ApiCalls(this.requests, this.http1, this.reachability, clock, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
     this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
@@ -123,7 +124,7 @@ export class KubeConfigTransport implements KubeTransport {
    */
   verifyConnections(): void {
     this.http1.replaceAll();
-    this.h2.verifyAll(this.options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS);
+    this.h2.raceAfterWake();
   }
 
   /** 'h2' or 'http/1.1' once known (after the first connection); for the tooltip, the inspect report and the log. */

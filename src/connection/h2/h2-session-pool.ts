@@ -81,6 +81,8 @@ export class H2SessionPool implements Disposable {
   private connecting: Promise<PooledSession | typeof FALLBACK_HTTP1> | undefined;
   /** Aborts the connection being opened (tunnel, TLS, HTTP/2 handshake): a waiting request gave up, or dispose. */
   private connectAttempt: AbortController | undefined;
+  /** Requests waiting for the connection being opened. */
+  private connectWaiters = 0;
   private fallback = false;
   private disposed = false;
   /** Of an earlier TLS identity: no new stream; disposed once the last one ends. */
@@ -133,9 +135,16 @@ export class H2SessionPool implements Disposable {
    * middlebox), and the next request opens a fresh connection.
    */
   private awaitConnecting<T>(connecting: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    if (!signal) return connecting;
+    this.connectWaiters++;
+    let waiting = true;
+    const done = () => {
+      if (waiting) this.connectWaiters--;
+      waiting = false;
+    };
+    if (!signal) return connecting.finally(done);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
+        done();
         this.connectAttempt?.abort();
         // New requests do not wait for the abandoned attempt to finish closing.
         this.connecting = undefined;
@@ -145,10 +154,12 @@ export class H2SessionPool implements Disposable {
       signal.addEventListener('abort', onAbort, { once: true });
       connecting.then(
         (v) => {
+          done();
           signal.removeEventListener('abort', onAbort);
           resolve(v);
         },
         (err: unknown) => {
+          done();
           signal.removeEventListener('abort', onAbort);
           reject(err instanceof Error ? err : new Error(String(err)));
         },
@@ -170,16 +181,25 @@ export class H2SessionPool implements Disposable {
     const old = this.sessions.filter((s) => s.usable);
     if (old.length === 0 || this.retired) return;
     const unanswered = new Set(old);
-    for (const s of old) {
+    const ownAttempt = !this.connecting;
+    const opening = this.connectShared();
+    const attempt = this.connectAttempt;
+    const answers = old.map((s) => {
       s.suspect = true;
-      void s.health.verify(deadlineMs).then(() => {
+      return s.health.verify(deadlineMs).then((ok) => {
         unanswered.delete(s);
         s.suspect = false;
+        return ok;
       });
-    }
+    });
+    // Every old connection answered before the fresh one was ready: it is not needed, unless a
+    // request waits for it meanwhile.
+    void Promise.all(answers).then((oks) => {
+      if (oks.every(Boolean) && ownAttempt && this.connecting === opening && this.connectWaiters === 0) attempt?.abort();
+    });
     let fresh;
     try {
-      fresh = await this.connectShared();
+      fresh = await opening;
     } catch {
       return; // no fresh connection: the PINGs decide
     }

@@ -113,7 +113,7 @@ export async function errorFromResponse(res: HttpResponse, signal: AbortSignal):
  * answer came, or the request was stopped) is destroyed with its response (F43).
  */
 export function discardBody(res: HttpResponse): () => void {
-  if (res.complete) return () => undefined;
+  // Even a body already received whole must be consumed: its connection is freed at its 'end'.
   res.resume();
   return () => {
     if (!res.complete) res.destroy();

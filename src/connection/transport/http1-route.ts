@@ -84,9 +84,9 @@ export class Http1Route {
     this.dispose();
   }
 
-  /** Agents alive: the current one and the retired ones still carrying requests (tests). */
-  get agentCount(): number {
-    return (this.agent ? 1 : 0) + this.retiredAgents.size;
+  /** Agents of an earlier TLS identity still carrying requests. */
+  get retiredCount(): number {
+    return this.retiredAgents.size;
   }
 
   dispose(): void {

@@ -137,6 +137,11 @@ export class KubeConfigTransport implements KubeTransport {
     return this.h2.connectionCount;
   }
 
+  /** Agents and HTTP/2 pools of an earlier TLS identity still carrying requests (tests). */
+  get retiredConnectionSets(): number {
+    return this.http1.retiredCount + this.h2.retiredPoolCount;
+  }
+
   getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
     return this.calls.getJson<T>(path, query, signal);
   }

@@ -44,6 +44,7 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { reshapeList, sendStalled } from './shaped-responses';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -451,6 +452,7 @@ export class FakeApiServer {
       return;
     }
     if (record.verb === 'list' && fault?.type === 'silent') return;
+    if (fault?.type === 'stalledBody' && fault.code !== 200) return sendStalled(res, fault);
 
     const auth = req.headers.authorization;
     if (auth === undefined) {
@@ -515,7 +517,9 @@ export class FakeApiServer {
     }
     if (record.verb === 'list') {
       const out = listObjects(this.store, def, route.namespace, query, this.watchCache);
-      return out.ok ? sendJson(req, res, query, 200, out.body) : sendJson(req, res, query, out.status.code, out.status);
+      if (out.ok && fault?.type === 'stalledBody') return sendStalled(res, fault, out.body);
+      const body = out.ok && fault?.type === 'listShape' ? reshapeList(out.body, fault) : out.ok ? out.body : undefined;
+      return out.ok ? sendJson(req, res, query, 200, body) : sendJson(req, res, query, out.status.code, out.status);
     }
     this.serveWatch(req, res, def, route, query, fault);
   }

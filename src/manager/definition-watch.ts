@@ -1,5 +1,8 @@
 import { Informer, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
 import { type Clock, type Disposable } from '../base';
+import type { ContextSession } from './context-session';
+import { labelOf } from './labels';
+import type { WatchManagerOptions } from './manager-options';
 
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): cluster-scoped, named `<plural>.<group>`. */
 export const CRD_TYPE: ResourceType = {
@@ -37,6 +40,17 @@ export function mayBeCustomResource(type: Pick<ResourceType, 'group'>): boolean 
   return type.group.includes('.') && !BUILT_IN_GROUPS.has(type.group);
 }
 
+/** The versions a CRD serves (`spec.versions[].served`), as one comparable string. */
+export function servedVersions(crd: KubeObject): string {
+  const versions = (crd as { spec?: { versions?: unknown } }).spec?.versions;
+  if (!Array.isArray(versions)) return '';
+  return versions
+    .filter((v): v is { name: string; served?: unknown } => typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string')
+    .filter((v) => v.served !== false)
+    .map((v) => v.name)
+    .join(',');
+}
+
 /** The name of the CRD that would serve `type`. */
 export function definitionName(type: Pick<ResourceType, 'group' | 'resource'>): string {
   return `${type.resource}.${type.group}`;
@@ -59,6 +73,8 @@ export class DefinitionWatch {
     name: string;
     /** A definition came, changed or went. */
     onChange: (definitionName: string) => void;
+    /** A definition's served versions changed, or it went: the version its type is watched in may be gone (F39). */
+    onVersionsChange?: (definitionName: string) => void;
     requestTimeoutMs?: number;
     backoff?: ConstructorParameters<typeof Informer>[0]['backoff'];
   }) {
@@ -73,7 +89,23 @@ export class DefinitionWatch {
     const changed = (obj: KubeObject) => {
       if (obj.metadata.name) options.onChange(obj.metadata.name);
     };
-    this.subscriptions = [this.informer.addHandler({ name: 'definitions', onAdd: changed, onUpdate: (_old, obj) => changed(obj), onDelete: changed })];
+    const versionsChanged = (obj: KubeObject) => {
+      if (obj.metadata.name) options.onVersionsChange?.(obj.metadata.name);
+    };
+    this.subscriptions = [
+      this.informer.addHandler({
+        name: 'definitions',
+        onAdd: changed,
+        onUpdate: (old, obj) => {
+          changed(obj);
+          if (servedVersions(old) !== servedVersions(obj)) versionsChanged(obj);
+        },
+        onDelete: (obj) => {
+          changed(obj);
+          versionsChanged(obj);
+        },
+      }),
+    ];
   }
 
   start(): void {
@@ -97,5 +129,68 @@ export class DefinitionWatch {
 
   get state(): Informer['state'] {
     return this.informer.state;
+  }
+}
+
+/** What the CRD watches need from the manager around them. */
+export interface DefinitionHost {
+  readonly clock: Clock;
+  readonly options: WatchManagerOptions;
+  running(): boolean;
+  /** True while some slot of `session` has resolved a type that may be a custom resource. */
+  needs(session: ContextSession): boolean;
+  /** A definition of `session`'s cluster came, changed or went. */
+  changed(session: ContextSession, definitionName: string): void;
+  /** A definition of `session`'s cluster changed the versions it serves, or went. */
+  versionsChanged(session: ContextSession, definitionName: string): void;
+}
+
+/**
+ * One CRD watch per session that watches a type that may be custom, started when such a type
+ * resolves and stopped when none is left. Invariant: after `stop(which)` resolves, nothing of
+ * the picked sessions' CRD watches runs.
+ */
+export class DefinitionWatches {
+  private readonly watches = new Map<ContextSession, DefinitionWatch>();
+
+  constructor(private readonly host: DefinitionHost) {}
+
+  /** Starts watching `session`'s CRDs, once, when one of its slots resolved to a type that may be custom. */
+  ensure(session: ContextSession): void {
+    const transport = session.transport;
+    if (!transport || !this.host.running() || this.watches.has(session) || !this.host.needs(session)) return;
+    const informerOptions = this.host.options.informerOptions;
+    const watch = new DefinitionWatch({
+      transport,
+      clock: this.host.clock,
+      name: labelOf(session.contextName || session.spec, 'customresourcedefinitions.apiextensions.k8s.io', ''),
+      requestTimeoutMs: informerOptions?.requestTimeoutMs,
+      backoff: informerOptions?.backoff,
+      onChange: (name) => this.host.changed(session, name),
+      onVersionsChange: (name) => this.host.versionsChanged(session, name),
+    });
+    this.watches.set(session, watch);
+    watch.start();
+  }
+
+  /** Stops (and forgets) the CRD watches of the sessions `which` picks. */
+  async stop(which: (session: ContextSession) => boolean): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const [session, watch] of [...this.watches]) {
+      if (!which(session)) continue;
+      this.watches.delete(session);
+      stopping.push(watch.stop());
+    }
+    await Promise.all(stopping);
+  }
+
+  /** Relists `session`'s CRDs, if they are watched. */
+  restart(session: ContextSession, reason: string): Promise<void> | undefined {
+    return this.watches.get(session)?.restart(reason);
+  }
+
+  /** The CRD that serves `type` on `session`'s cluster, as last seen. */
+  get(session: ContextSession, type: Pick<ResourceType, 'group' | 'resource'>): KubeObject | undefined {
+    return this.watches.get(session)?.get(definitionName(type));
   }
 }

@@ -5,6 +5,7 @@ import { incompleteListScenarios } from './incomplete-lists';
 import { reconnectScenarios } from './reconnect';
 import { refusalScenarios } from './refusals';
 import { restartScenarios } from './restart';
+import { servedVersionScenarios } from './served-versions';
 import { streamScenarios } from './stream';
 import { streamingListScenarios } from './streaming-list';
 
@@ -16,6 +17,7 @@ export const allScenarios: Scenario[] = [
   ...refusalScenarios,
   ...streamScenarios,
   ...restartScenarios,
+  ...servedVersionScenarios,
   ...streamingListScenarios,
   ...incompleteListScenarios,
 ].sort((a, b) => a.title.slice(0, 3).localeCompare(b.title.slice(0, 3)));

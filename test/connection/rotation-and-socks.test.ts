@@ -48,7 +48,7 @@ describe('client certificates through SOCKS, and rotated identities released', f
     return p;
   }
 
-  it('the SOCKS route presents a static client certificate from the kubeconfig', async () => {
+  it('F29 (SOCKS) a proxy-url socks5:// route presents a static client certificate from the kubeconfig', async () => {
     const s = await server(false);
     const proxy = await socks();
     const kc = new KubeConfig();
@@ -66,7 +66,7 @@ describe('client certificates through SOCKS, and rotated identities released', f
     assert.equal(s.requests.at(-1)?.clientCert, fingerprint('a'), 'certificate a presented');
   });
 
-  it('the SOCKS route presents the client certificate an exec plugin hands out, and the new one after a rotation', async () => {
+  it('F29 (SOCKS) F27 the SOCKS route presents the client certificate an exec plugin hands out, and the new one after a rotation', async () => {
     const s = await server(false);
     const proxy = await socks();
     const plugin = new ExecPluginFixture(s.acceptedToken);
@@ -92,7 +92,7 @@ describe('client certificates through SOCKS, and rotated identities released', f
 
   for (const http2 of [false, true]) {
     const label = http2 ? 'HTTP/2' : 'HTTP/1.1';
-    it(`(${label}) a rotated identity's connections are released once the streams on them end, not only at dispose`, async () => {
+    it(`F27 (${label}) a rotated identity's connections are released once the streams on them end, not only at dispose`, async () => {
       const s = await server(http2);
       const plugin = new ExecPluginFixture(s.acceptedToken);
       cleanups.push(() => plugin.dispose());

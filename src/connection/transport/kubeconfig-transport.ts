@@ -39,9 +39,9 @@ export interface KubeConfigTransportOptions {
    * Through a CONNECT proxy too (TLS with ALPN inside the tunnel); SOCKS proxies use HTTP/1.1.
    */
   http2?: boolean;
-  /** The HTTP/2 PING health check; default client-go's: read-idle 30 s, PING timeout 15 s. */
+  /** The HTTP/2 PING health check; default read-idle 15 s, PING timeout 10 s (below client-go's 30 s and 15 s). */
   healthCheck?: Partial<HealthCheckTiming>;
-  /** The PING deadline when verifying connections after a wake; default 3 s. */
+  /** The PING deadline after a wake and on evidence against a connection (F24, F49); default 3 s. */
   wakePingTimeoutMs?: number;
   /** Timers of the health check; default the system clock. */
   clock?: Clock;
@@ -49,7 +49,7 @@ export interface KubeConfigTransportOptions {
   onConnectionEvent?(event: ConnectionEvent): void;
 }
 
-/** How long a connection has to answer a PING after a wake before a fresh one is opened. */
+/** How long a connection has to answer a PING after a wake, or on evidence against it (F49), before it is replaced. */
 export const WAKE_PING_TIMEOUT_MS = 3000;
 
 /**

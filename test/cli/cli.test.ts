@@ -203,6 +203,8 @@ describe('cli: kube-watch watch', function () {
     await p.waitFor((l) => l.event === 'add' && l.resource === 'deployments.apps' && l.name === 'web', 'the deployment');
     await p.waitFor((l) => l.event === 'add' && l.resource === 'widgets.example.com' && l.name === 'w1', 'the widget');
     await p.waitFor((l) => l.event === 'add' && l.resource === 'gadgets.example.com' && l.name === 'g1', 'the cluster-scoped gadget');
+    // The add may come from the list, before the watch request is sent: wait for the watch itself.
+    await p.waitFor((l) => l.lifecycle === 'watch-opened' && l.resource === 'gadgets.example.com', 'the gadgets watch');
     assert.ok(server.requests.some((r) => r.verb === 'watch' && r.path === '/apis/example.com/v1/gadgets'), 'a cluster-scoped type is watched cluster-wide');
     const snapshots = await snapshotsAfter(p);
     assert.deepEqual([...snapshots.keys()], ['deployments.apps', 'widgets.example.com', 'gadgets.example.com'], 'deploy is deployments.apps, watched once');

@@ -22,7 +22,8 @@ import { systemClock, type Clock, type TimerHandle } from '../../base/clock';
 import { BookmarkCadence } from '../http1/bookmark-cadence';
 import type { ClusterLease } from '../registry/cluster-registry';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields, parseObjectWithoutManagedFields } from '../wire/managed-fields';
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
+import { WebSocketUpgrades } from './websocket-upgrade';
 
 /**
  * A transport over `@kubernetes/client-node`'s KubeConfig: the library supplies the server and
@@ -116,6 +117,8 @@ export class KubeConfigTransport implements KubeTransport {
     this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
   }
 
+  private readonly upgrades = new WebSocketUpgrades(() => ({ base: this.base, route: this.route, credentials: this.credentials, reachability: this.reachability, clock: this.options.clock ?? systemClock, health: this.options.healthCheck, lookup: this.options.lookup, libraryAgent: () => this.libraryProxyAgent(), credentialError, disposed: this.disposed }));
+  upgrade = (request: UpgradeRequest, signal: AbortSignal): Promise<UpgradedStream> => this.upgrades.upgrade(request, signal);
   /** How requests reach the server (for logs and tooltips through describeProxyRoute). */
   get proxyRoute(): ProxyRoute {
     return this.route;
@@ -135,6 +138,7 @@ export class KubeConfigTransport implements KubeTransport {
     for (const a of this.retiredAgents.splice(0)) a.destroy();
     const deadline = this.options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS;
     for (const pool of [...this.h2Pools.values(), ...this.retiredPools]) void pool.verifyAll(deadline);
+    this.upgrades.verifyAll(deadline);
   }
 
   /** 'h2' or 'http/1.1' once known (after the first connection); for the tooltip, the inspect report and the log. */
@@ -331,6 +335,7 @@ export class KubeConfigTransport implements KubeTransport {
 
   dispose(): void {
     this.disposed = true;
+    this.upgrades.dispose();
     this.wakeSubscription?.dispose();
     if (this.lease) this.lease.dispose();
     else this.reachability.dispose();

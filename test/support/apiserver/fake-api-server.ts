@@ -44,6 +44,7 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { PodStreams } from './pod-streams';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -78,6 +79,8 @@ export class FakeApiServer {
   private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
   /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
   readonly podLogs = new PodLogs();
+  /** Port-forward and exec (`pods/NAME/portforward`, `pods/NAME/exec` over WebSocket): pod-streams.ts. */
+  readonly podStreams: PodStreams;
   private port: number;
   private listening = false;
 
@@ -111,6 +114,7 @@ export class FakeApiServer {
       this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     }
     this.connections.attach(this.server);
+    this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l) });
   }
 
   /** Starts a server listening on 127.0.0.1. */

@@ -1,0 +1,5 @@
+/** Port-forwards that follow their pods: the target's resolution, the choice of pod, the local listener and the relays. */
+export * from './forward-target';
+export * from './ready-pods';
+export * from './port-forward';
+export { bindLocal } from './local-listener';

@@ -203,7 +203,8 @@ export class PortForward implements Disposable {
     const wasStopped = this.stopped;
     this.stopped = true;
     const server = this.listener?.server;
-    if (server?.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    // close() resolves once every accepted connection ended: end them right after asking.
+    const closed = server?.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     for (const w of this.waiting) {
       w.timer.cancel();
       w.socket.destroy();
@@ -211,6 +212,7 @@ export class PortForward implements Disposable {
     this.waiting.clear();
     for (const ctl of this.opening.values()) ctl.abort(new Error('the forward stopped'));
     for (const r of [...this.relays]) r.cut('the forward stopped');
+    await closed;
     for (const s of this.subscriptions.splice(0)) s.dispose();
     const feeds = Object.values(this.feeds).filter((f): f is ObjectFeed => f !== undefined);
     this.feeds = {};

@@ -7,6 +7,7 @@ import type { KubeObject } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
 import { PortForward, type ForwardSpec, type PortForwardOptions } from '../../src/port-forward';
 import { FakeApiServer } from '../support/apiserver';
+import { TcpRelay } from '../support/tcp-relay';
 import { until } from '../support/until';
 
 /**
@@ -18,6 +19,8 @@ import { until } from '../support/until';
 export class StreamsRig {
   readonly forwards: PortForward[] = [];
   entryId = '';
+  /** The relay in front of the server (a middlebox that can freeze connections), when asked for. */
+  relay: TcpRelay | undefined;
 
   private constructor(
     readonly dir: string,
@@ -26,7 +29,9 @@ export class StreamsRig {
     readonly clock: Clock,
   ) {}
 
-  static async start(opts: { token?: string; server?: Parameters<typeof FakeApiServer.start>[0]; clock?: Clock; kubeconfig?: (text: string) => string; manager?: ConstructorParameters<typeof WatchManager>[1] } = {}): Promise<StreamsRig> {
+  static async start(
+    opts: { token?: string; server?: Parameters<typeof FakeApiServer.start>[0]; clock?: Clock; relay?: boolean; kubeconfig?: (text: string, server: FakeApiServer) => string; manager?: ConstructorParameters<typeof WatchManager>[1] } = {},
+  ): Promise<StreamsRig> {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-streams-'));
     const token = opts.token ?? 't';
     const server = await FakeApiServer.start({ token, ...opts.server });
@@ -43,11 +48,14 @@ export class StreamsRig {
       }
     }
     const kubeconfig = path.join(dir, 'config');
-    const text = server.kubeconfig({ context: 'ctx', token });
-    fs.writeFileSync(kubeconfig, opts.kubeconfig ? opts.kubeconfig(text) : text);
+    let text = server.kubeconfig({ context: 'ctx', token });
+    const relay = opts.relay ? await TcpRelay.start(Number(new URL(server.url).port)) : undefined;
+    if (relay) text = relay.rewrite(text, server.url);
+    fs.writeFileSync(kubeconfig, opts.kubeconfig ? opts.kubeconfig(text, server) : text);
     const clock = opts.clock ?? systemClock;
     const manager = new WatchManager({ contexts: [], resources: ['services'], namespaces: [], kubeconfigPath: kubeconfig }, { clock, ...opts.manager });
     const rig = new StreamsRig(dir, server, manager, clock);
+    rig.relay = relay;
     await manager.start();
     await until(() => manager.entries().some((e) => e.informer?.state.synced), () => 'the services watch');
     rig.entryId = manager.entries()[0].id;
@@ -91,6 +99,7 @@ export class StreamsRig {
     await Promise.all(this.forwards.splice(0).map((f) => f.stop()));
     await this.manager.stop();
     await this.server.close();
+    await this.relay?.close();
     fs.rmSync(this.dir, { recursive: true, force: true });
   }
 }

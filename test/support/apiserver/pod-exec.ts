@@ -7,7 +7,7 @@
  * client that tries bash then sh is seen doing it. A command that is not found is refused as
  * the container runtime refuses it.
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process';
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
@@ -78,15 +78,28 @@ export function startProcess(spec: ExecSpec, dir: string): PodProcess {
     ? spawn('script', ['-qfec', `stty cols 80 rows 24 2>/dev/null; exec ${spec.command.map(shellQuote).join(' ')}`, '/dev/null'], { cwd: dir, env, stdio: 'pipe' })
     : spawn(spec.command[0], spec.command.slice(1), { cwd: dir, env, stdio: 'pipe' });
   child.stdin?.on('error', () => undefined);
+  // A size asked for before the shell's terminal exists is applied before the next input reaches it.
+  let pending: { width: number; height: number } | undefined;
+  const applySize = () => {
+    const tty = pending && spec.tty && child.pid ? terminalOf(child.pid) : undefined;
+    if (!tty || !pending) return;
+    try {
+      execFileSync('stty', ['-F', tty, 'cols', String(pending.width), 'rows', String(pending.height)], { stdio: 'ignore', timeout: 5000 });
+      pending = undefined;
+    } catch {
+      // the terminal went away
+    }
+  };
   return {
     child,
     write: (data) => {
+      applySize();
       if (child.stdin && !child.stdin.destroyed) child.stdin.write(data);
     },
     closeStdin: () => child.stdin?.end(),
     resize: (width, height) => {
-      const tty = spec.tty && child.pid ? terminalOf(child.pid) : undefined;
-      if (tty) execFile('stty', ['-F', tty, 'cols', String(width), 'rows', String(height)], () => undefined);
+      pending = { width, height };
+      applySize();
     },
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) {

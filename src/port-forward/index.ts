@@ -3,3 +3,5 @@ export * from './forward-target';
 export * from './ready-pods';
 export * from './port-forward';
 export { bindLocal } from './local-listener';
+export * from './port-forward-set';
+export * from './forward-bands';

@@ -37,6 +37,7 @@ export interface PodStreamsHost {
 interface OpenStream {
   readonly kind: StreamKind;
   readonly podUid: string;
+  readonly pod: { namespace: string; name: string };
   readonly ws: WebSocket;
   readonly socket: Duplex;
   readonly cleanup: () => void;
@@ -80,6 +81,13 @@ export class PodStreams {
   /** Streams open now, of one kind or all. */
   openStreams(kind?: StreamKind): number {
     return [...this.open].filter((s) => !kind || s.kind === kind).length;
+  }
+
+  /** The pods with a stream of `kind` open now (`namespace/name`, each once). */
+  podsWithStreams(kind: StreamKind): Array<{ namespace: string; name: string }> {
+    const seen = new Map<string, { namespace: string; name: string }>();
+    for (const s of this.open) if (s.kind === kind) seen.set(`${s.pod.namespace}/${s.pod.name}`, s.pod);
+    return [...seen.values()];
   }
 
   /** Cuts every open stream of `kind` (a dropped connection: no close frame). Returns how many. */
@@ -150,11 +158,12 @@ export class PodStreams {
     });
   }
 
-  private track(kind: StreamKind, ws: WebSocket, socket: Duplex, podUid: string, stop: () => void): OpenStream {
+  private track(kind: StreamKind, ws: WebSocket, socket: Duplex, pod: KubeObjectJson, stop: () => void): OpenStream {
     let done = false;
     const entry: OpenStream = {
       kind,
-      podUid,
+      podUid: String(pod.metadata.uid),
+      pod: { namespace: pod.metadata.namespace ?? '', name: pod.metadata.name },
       ws,
       socket,
       cleanup: () => {
@@ -180,7 +189,7 @@ export class PodStreams {
     ws.send(frame(0, prefix));
     ws.send(frame(1, prefix));
     let target: import('node:net').Socket | undefined;
-    const entry = this.track('portforward', ws, socket, uid, () => target?.destroy());
+    const entry = this.track('portforward', ws, socket, pod, () => target?.destroy());
     const failWith = (text: string) => {
       if (ws.readyState !== ws.OPEN) return;
       ws.send(frame(1, Buffer.from(text)));
@@ -229,11 +238,11 @@ export class PodStreams {
     };
     const refused = refusal(command, annotations['kube-watch.test/bash'] === 'true');
     if (refused) {
-      this.track('exec', ws, socket, uid, () => undefined);
+      this.track('exec', ws, socket, pod, () => undefined);
       return status({ metadata: {}, status: 'Failure', message: refused, reason: 'InternalError', details: { causes: [{ message: refused }] }, code: 500 });
     }
     const proc = startProcess({ command, tty, stdin: params.get('stdin') === 'true' }, this.scratch.dirOf(uid, String(pod.metadata.name)));
-    this.track('exec', ws, socket, uid, () => proc.kill());
+    this.track('exec', ws, socket, pod, () => proc.kill());
     ws.send(frame(1, Buffer.alloc(0)));
     proc.child.stdout?.on('data', (d: Buffer) => ws.readyState === ws.OPEN && ws.send(frame(1, d)));
     proc.child.stderr?.on('data', (d: Buffer) => ws.readyState === ws.OPEN && ws.send(frame(tty ? 1 : 2, d)));

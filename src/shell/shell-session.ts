@@ -54,6 +54,7 @@ export class ShellSession implements Disposable {
   private startedAt = 0;
   private disposed = false;
   private pendingSize: { columns: number; rows: number } | undefined;
+  private negotiated: string | undefined;
   /** The command that runs (after the bash/sh choice). */
   command: readonly string[] = [];
   podUid: string | undefined;
@@ -67,7 +68,7 @@ export class ShellSession implements Disposable {
 
   /** The subprotocol in use, once open. */
   get protocol(): string | undefined {
-    return this.stream?.protocol;
+    return this.negotiated;
   }
 
   get open(): boolean {
@@ -140,6 +141,7 @@ export class ShellSession implements Disposable {
 
   private attach(stream: ExecStream, early: Sign): void {
     this.stream = stream;
+    this.negotiated = stream.protocol;
     this.startedAt = this.options.clock.now();
     if (this.pendingSize && this.options.tty) stream.resize(this.pendingSize.columns, this.pendingSize.rows);
     const finish = (end: ExecResult & { dropped?: string }) => void this.finish(end);

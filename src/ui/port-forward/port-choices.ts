@@ -42,12 +42,14 @@ export function portChoicesOf(kind: ForwardKind, obj: KubeObject): PortChoice[] 
   return containerPortChoices(rec(rec(spec.template).spec));
 }
 
-/** The local port as typed: empty is the default (the remote port when free); a number 1-65535; else why not. */
+const PORT_HINT = 'a port is a number from 1 to 65535 (empty: the same port when free; 0: any free port)';
+
+/** The local port as typed: empty is the default (the remote port when free); 0 any free port; a number 1-65535 exactly that; else why not. */
 export function parseLocalPort(text: string): { port?: number; exact: boolean } | string {
   const t = text.trim();
   if (t === '') return { exact: false };
-  if (!/^\d+$/.test(t)) return 'a port is a number from 1 to 65535 (or empty for the same port when free)';
+  if (!/^\d+$/.test(t)) return PORT_HINT;
   const n = Number(t);
-  if (n < 1 || n > 65535) return 'a port is a number from 1 to 65535 (or empty for the same port when free)';
-  return { port: n, exact: true };
+  if (n > 65535) return PORT_HINT;
+  return n === 0 ? { port: 0, exact: false } : { port: n, exact: true };
 }

@@ -116,9 +116,10 @@ export function registerPortForwards(manager: PortForwardSource, clock: Clock, s
     if (!obj) return void vscode.window.showWarningMessage(`${kind} ${ref.namespace}/${ref.name} is not in the watched cache any more.`);
     const port = await pickPort(kind, obj);
     if (port === undefined) return;
-    const local = await vscode.window.showInputBox({ title: `Port Forward: ${ref.name} ${port}`, prompt: 'Local port (empty: the same number when free, else a free one)', value: String(port), validateInput: (t) => (typeof parseLocalPort(t) === 'string' ? (parseLocalPort(t) as string) : undefined) });
+    const local = await vscode.window.showInputBox({ title: `Port Forward: ${ref.name} ${port}`, prompt: 'Local port (empty: the same number when free, else a free one; 0: any free port)', value: String(port), validateInput: (t) => (typeof parseLocalPort(t) === 'string' ? (parseLocalPort(t) as string) : undefined) });
     if (local === undefined) return;
     const parsed = parseLocalPort(local) as { port?: number; exact: boolean };
+    // The number offered (the remote port) is a wish, not a demand: taken, another is chosen and shown.
     const exact = parsed.exact && parsed.port !== port;
     const spec: ForwardSpec = { kind, namespace: ref.namespace, name: ref.name, port, localPort: parsed.port ?? port, exactLocalPort: exact, address: settings().get<string>('address', '127.0.0.1') };
     const id = await vscode.window.withProgress({ location: { viewId: PORT_FORWARDS_VIEW_ID }, title: 'Starting the port-forward' }, () => start(ref.entryId, spec));

@@ -74,18 +74,32 @@ export class ShellTerminal implements vscode.Pseudoterminal {
     const interactive = !this.options.command;
     const session = new ShellSession(this.target, { transport: this.options.transport, clock: this.options.clock, tty: interactive, command: this.options.command, initialSize: this.size });
     this.session = session;
-    session.onOutput((chunk) => this.writer.fire(interactive ? chunk.data.toString('utf8') : chunk.data.toString('utf8').replace(/\r?\n/g, '\r\n')));
-    session.onEnd((end) => this.ended(session, end));
+    // Output that comes before the header (a shell's first prompt) waits for it.
+    let held: string[] | undefined = [];
+    const write = (text: string) => (held ? held.push(text) : this.writer.fire(text));
+    session.onOutput((chunk) => write(interactive ? chunk.data.toString('utf8') : chunk.data.toString('utf8').replace(/\r?\n/g, '\r\n')));
+    session.onEnd((end) => {
+      if (held) this.flush(held, session);
+      held = undefined;
+      this.ended(session, end);
+    });
     try {
       await session.start();
     } catch (err) {
+      held = undefined;
       if (this.closed) return;
       this.writer.fire(`\x1b[31m${err instanceof Error ? err.message : String(err)}\x1b[0m\r\n`);
       if (interactive) this.offerNew();
       return;
     }
     if (this.closed) return session.dispose();
+    if (held) this.flush(held, session);
+    held = undefined;
+  }
+
+  private flush(held: string[], session: ShellSession): void {
     this.writer.fire(sessionHeader(this.target.namespace, this.target.pod, this.target.container, session.command, session.protocol));
+    for (const text of held.splice(0)) this.writer.fire(text);
   }
 
   private ended(session: ShellSession, end: SessionEnd): void {

@@ -161,7 +161,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
 
   it('A16 the shell\'s connection drops: the terminal says so (how long, the pod still exists) and Enter starts a new session that works', async () => {
     assert.equal(cluster.server.podStreams.drop('exec'), 1);
-    await terminal.waitForRows('the drop told', (rows) => rows.some((r) => /── the connection dropped after \d+s/.test(r)) && rows.some((r) => r.includes(`pod ${SHELL_POD} still exists`)) && rows.some((r) => r.startsWith('Press Enter to start a new session')), { timeoutMs: 60_000 });
+    await terminal.waitForRows('the drop told', (rows) => rows.some((r) => /── the connection dropped after \d+\.\d s/.test(r)) && rows.some((r) => r.includes(`pod ${SHELL_POD} still exists`)) && rows.some((r) => r.startsWith('Press Enter to start a new session')), { timeoutMs: 60_000 });
     await shoot('a16-shell-dropped');
     await bench.page.keyboard.press('Enter');
     await terminal.waitForRows('a second header', (rows) => rows.filter((r) => r.includes(`sh in pod shop/${SHELL_POD}`)).length === 2, { timeoutMs: 60_000 });

@@ -63,6 +63,35 @@ describe('port-forward: forwards that follow their pods (local API server)', fun
     assert.equal(rig.server.podStreams.ports.answered.get('stray'), undefined, 'a pod the Deployment does not own is never used');
   });
 
+  it('S03 a Service\'s EndpointSlices decide which of its ready pods take traffic; a StatefulSet uses only its own pods', async () => {
+    rig = await StreamsRig.start();
+    rig.service('web', { app: 'web' }, [{ port: 80, targetPort: 8080 }]);
+    rig.pod('web-1', { app: 'web' });
+    rig.pod('web-2', { app: 'web' });
+    const slice = (ready: string[]) => ({
+      metadata: { namespace: 'shop', name: 'web-abc', labels: { 'kubernetes.io/service-name': 'web' } },
+      addressType: 'IPv4',
+      endpoints: ['web-1', 'web-2'].map((n, i) => ({ addresses: [`10.0.0.${i + 1}`], conditions: { ready: ready.includes(n) }, targetRef: { kind: 'Pod', namespace: 'shop', name: n } })),
+    });
+    rig.server.create('endpointslices.discovery.k8s.io', slice(['web-2']));
+    const f = rig.forward({ kind: 'Service', namespace: 'shop', name: 'web', port: 80, localPort: 0 });
+    await f.start();
+    assert.equal(f.status.pod, 'web-2', 'web-1 is Ready but the slice does not list it as ready');
+    assert.equal((await get(f.status.localPort)).body, 'web-2\n');
+    rig.server.update('endpointslices.discovery.k8s.io', { ...rig.server.get('endpointslices.discovery.k8s.io', 'shop', 'web-abc')!, ...slice(['web-1']) });
+    await until(() => f.status.pod === 'web-1', () => `moved with the slice: ${JSON.stringify(f.status)}`);
+    assert.equal((await get(f.status.localPort)).body, 'web-1\n');
+
+    const sts = rig.server.create('statefulsets.apps', { metadata: { namespace: 'shop', name: 'db' }, spec: { selector: { matchLabels: { app: 'db' } } } });
+    const other = rig.server.create('statefulsets.apps', { metadata: { namespace: 'shop', name: 'db-old' }, spec: { selector: { matchLabels: { app: 'db' } } } });
+    rig.pod('impostor', { app: 'db' }, { owner: other as never, ports: [{ containerPort: 5432, name: 'pg' }] });
+    rig.pod('db-0', { app: 'db' }, { owner: sts as never, ports: [{ containerPort: 5432, name: 'pg' }] });
+    const db = rig.forward({ kind: 'StatefulSet', namespace: 'shop', name: 'db', port: 'pg', localPort: 0 });
+    await db.start();
+    assert.deepEqual([db.status.pod, db.status.podPort], ['db-0', 5432]);
+    assert.equal((await get(db.status.localPort)).body, 'db-0\n');
+  });
+
   it('S04 no ready pod: a connection waits (bounded), then is refused with a message; one that waits less is served', async () => {
     rig = await StreamsRig.start();
     rig.service('web', { app: 'web' }, [{ port: 80, targetPort: 8080 }]);

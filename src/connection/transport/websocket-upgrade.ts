@@ -1,4 +1,5 @@
-import type * as http from 'node:http';
+import * as http from 'node:http';
+import * as https from 'node:https';
 import * as net from 'node:net';
 import * as tls from 'node:tls';
 import WebSocket from 'ws';
@@ -104,7 +105,10 @@ export class WebSocketUpgrades implements Disposable {
       maxPayload: MAX_PAYLOAD,
       perMessageDeflate: false,
       followRedirects: false,
-      ...(agent ? { agent, ...creds.tls } : { createConnection: this.connector(creds) as unknown as typeof net.createConnection }),
+      // An agent of its own even where a connector suffices: VS Code's extension host replaces
+      // agent-less requests' agents (its proxy support), which would drop the cluster's CA.
+      agent: agent ?? this.oneShotAgent(creds),
+      ...(agent ? creds.tls : {}),
     };
     return new Promise<UpgradedStream>((resolve, reject) => {
       const ws = new WebSocket(url, [...request.protocols], options);
@@ -154,6 +158,13 @@ export class WebSocketUpgrades implements Disposable {
     });
   }
 
+  /** An agent for one upgrade whose connection is opened by `connector` (no keep-alive: the socket leaves with the upgrade). */
+  private oneShotAgent(creds: Credentials): http.Agent {
+    const agent = this.host.base.protocol === 'http:' ? new http.Agent({ keepAlive: false }) : new https.Agent({ keepAlive: false });
+    (agent as unknown as { createConnection: unknown }).createConnection = this.connector(creds);
+    return agent;
+  }
+
   /**
    * How the upgrade's connection is opened (instead of an agent): TLS with the credentials'
    * identity, straight or through a CONNECT tunnel. Node's request accepts the callback form.
@@ -201,7 +212,7 @@ class OpenSocket implements UpgradedStream {
     ws.on('pong', () => this.noteRead());
     ws.on('ping', () => this.noteRead());
     ws.on('error', (err: Error & { code?: string }) => this.end(new TransportError(err.message || 'the stream failed', err.code)));
-    ws.on('close', (code: number, reason: Buffer) => this.end(code === 1000 || code === 1005 ? undefined : new TransportError(`the stream closed (${code}${reason.length ? `: ${reason.toString('utf8')}` : ''})`, 'ECONNRESET')));
+    ws.on('close', (code: number, reason: Buffer) => this.end(code === 1000 || code === 1005 ? undefined : new TransportError(closeText(code, reason), 'ECONNRESET')));
     this.armIdle();
   }
 
@@ -286,6 +297,12 @@ class OpenSocket implements UpgradedStream {
     this.closes.fire(error);
     this.closes.dispose();
   }
+}
+
+/** A close that was not clean, in words: 1006 is a connection cut without a close frame (a reset, a middlebox, a dead server). */
+function closeText(code: number, reason: Buffer): string {
+  if (code === 1006) return 'the connection was cut';
+  return `the server closed the stream (code ${code}${reason.length ? `: ${reason.toString('utf8')}` : ''})`;
 }
 
 function reasonOf(signal: AbortSignal): string {

@@ -25,9 +25,14 @@ export function sessionHeader(namespace: string, pod: string, container: string 
   return `${DIM}── ${command.join(' ')} in pod ${namespace}/${pod}${container ? ` (container ${container})` : ''}${protocol ? ` · ${protocol}` : ''} ──${RESET}\r\n`;
 }
 
+/** How long a session lasted: tenths of a second while short (`0.8 s`, `12.4 s`), then kubectl's `3m20s`. */
+export function sessionLength(ms: number): string {
+  return ms < 60_000 ? `${(Math.max(0, ms) / 1000).toFixed(1)} s` : humanDuration(ms);
+}
+
 /** How the session ended, and for a shell the offer of a new one. */
 export function sessionEndText(end: SessionEnd, pod: string, offerNew: boolean): string {
-  const lasted = `after ${humanDuration(end.durationMs)}`;
+  const lasted = `after ${sessionLength(end.durationMs)}`;
   const lines: string[] = [];
   if (end.dropped !== undefined) {
     lines.push(`${YELLOW}── the connection dropped ${lasted} (${end.dropped}); a shell cannot be resumed ──${RESET}`);

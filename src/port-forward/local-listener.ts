@@ -17,7 +17,8 @@ export interface BoundListener {
 export async function bindLocal(address: string, port: number, exact: boolean, onConnection: (socket: net.Socket) => void): Promise<BoundListener> {
   const attempt = (p: number) =>
     new Promise<net.Server>((resolve, reject) => {
-      const server = net.createServer({ pauseOnConnect: true }, onConnection);
+      // Half-open allowed: a client that is done sending still gets the pod's answer (v4 port-forward cannot pass the FIN on).
+      const server = net.createServer({ pauseOnConnect: true, allowHalfOpen: true }, onConnection);
       server.once('error', (err) => {
         server.close();
         reject(err);

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { ApiError, Emitter, type Clock, type Disposable, type TimerHandle } from '../base';
+import { ApiError, Emitter, type Clock, type Disposable } from '../base';
 import type { InformerState, KubeObject, KubeTransport } from '../informer';
 import type { ObjectFeed } from '../logs/workload-log-set';
 import { PortForwardStream } from '../connection/streaming/port-forward-stream';
@@ -8,6 +8,7 @@ import { describeSpec, podPortOn, resolveTarget, targetPath, type ForwardSpec, t
 import { bindLocal, type BoundListener } from './local-listener';
 import { readyPods } from './ready-pods';
 import { refuseWithMessage } from './refusal';
+import { WaitingConnections } from './waiting-connections';
 
 /** A watch the forward asks for, on its context (the manager's `watchAdHoc`). */
 export interface ForwardFeedRequest {
@@ -64,14 +65,6 @@ export interface ForwardResources {
   readonly watches: number;
 }
 
-/** A connection waiting for a ready pod; what it sent meanwhile is kept and handed on. */
-interface Waiting {
-  readonly socket: Socket;
-  readonly timer: TimerHandle;
-  readonly received: Buffer[];
-  readonly onData: (chunk: Buffer) => void;
-}
-
 /** A relay's end with an error within this long before its pod is switched away counts as cut by the switch (the server may end the stream before the watch tells). */
 const SWITCH_GRACE_MS = 10_000;
 
@@ -96,7 +89,7 @@ export class PortForward implements Disposable {
   private subscriptions: Disposable[] = [];
   private readonly relays = new Set<ConnectionRelay>();
   private readonly opening = new Map<Socket, AbortController>();
-  private readonly waiting = new Set<Waiting>();
+  private readonly waiting: WaitingConnections;
   private current: { name: string; uid: string; port: number } | undefined;
   private counts = { served: 0, interrupted: 0, refused: 0, failed: 0, bytesIn: 0, bytesOut: 0, switches: 0 };
   private phase: ForwardPhase = 'starting';
@@ -104,6 +97,8 @@ export class PortForward implements Disposable {
   private since: number;
   private lastError: string | undefined;
   private stopped = false;
+  /** Pods the server said are gone (404) before the watch did: not chosen until the watch catches up. */
+  private readonly goneUids = new Set<string>();
   /** Recent failed ends per pod uid (clock ms), moved to `interrupted` when that pod is switched away. */
   private readonly recentFailures: Array<{ uid: string; at: number }> = [];
 
@@ -112,6 +107,7 @@ export class PortForward implements Disposable {
     private readonly options: PortForwardOptions,
   ) {
     this.since = options.clock.now();
+    this.waiting = new WaitingConnections(options.clock, options.waitForPodMs ?? 30_000);
   }
 
   /** `svc/web 80` */
@@ -205,10 +201,6 @@ export class PortForward implements Disposable {
     const server = this.listener?.server;
     // close() resolves once every accepted connection ended: end them right after asking.
     const closed = server?.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
-    for (const w of this.waiting) {
-      w.timer.cancel();
-      w.socket.destroy();
-    }
     this.waiting.clear();
     for (const ctl of this.opening.values()) ctl.abort(new Error('the forward stopped'));
     for (const r of [...this.relays]) r.cut('the forward stopped');
@@ -264,7 +256,9 @@ export class PortForward implements Disposable {
   private candidates(): KubeObject[] {
     if (!this.target || !this.feeds.pods) return [];
     const replicaSets = this.feeds.rs?.state.synced ? this.feeds.rs.list() : undefined;
-    return readyPods(this.target, { pods: this.feeds.pods.list(), replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p) === 'number');
+    const pods = this.feeds.pods.list();
+    for (const uid of [...this.goneUids]) if (!pods.some((p) => p.metadata.uid === uid)) this.goneUids.delete(uid);
+    return readyPods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p) === 'number' && !this.goneUids.has(p.metadata.uid ?? ''));
   }
 
   private portOn(pod: KubeObject): number | string {
@@ -301,7 +295,7 @@ export class PortForward implements Disposable {
     if (this.current) this.setPhase('ready', undefined);
     else if (trouble) this.setPhase('reconnecting', `the pod watch is ${trouble}`);
     else this.setPhase('waiting', `no ready pod of ${this.label}`);
-    if (this.current) for (const w of [...this.waiting]) this.release(w);
+    if (this.current) this.waiting.releaseAll((socket) => void this.connect(socket));
     this.changes.fire(this.status);
   }
 
@@ -344,39 +338,21 @@ export class PortForward implements Disposable {
     socket.on('error', () => undefined);
     if (this.stopped) return void socket.destroy();
     if (this.current) return void this.connect(socket);
-    const waitMs = this.options.waitForPodMs ?? 30_000;
-    const received: Buffer[] = [];
-    const entry: Waiting = {
-      socket,
-      received,
-      onData: (chunk) => received.push(chunk),
-      timer: this.options.clock.setTimer(() => {
-        this.waiting.delete(entry);
-        socket.off('data', entry.onData);
-        this.counts.refused++;
-        const message = `no ready pod of ${this.label} within ${Math.round(waitMs / 1000)} s: connection refused`;
-        this.lastError = message;
-        this.events.fire(message);
-        refuseWithMessage(socket, Buffer.concat(received), `Kube Watch port-forward ${this.label}: ${message}\n`);
-        this.changes.fire(this.status);
-      }, waitMs),
-    };
-    socket.on('data', entry.onData);
-    socket.resume();
-    socket.once('close', () => {
-      if (this.waiting.delete(entry)) entry.timer.cancel();
-    });
-    this.waiting.add(entry);
-    this.changes.fire(this.status);
+    this.wait(socket);
   }
 
-  private release(w: Waiting): void {
-    this.waiting.delete(w);
-    w.timer.cancel();
-    w.socket.pause();
-    w.socket.off('data', w.onData);
-    if (w.received.length) w.socket.unshift(Buffer.concat(w.received));
-    if (!w.socket.destroyed) void this.connect(w.socket);
+  /** Holds `socket` until a pod is ready, at most `waitForPodMs`, then refuses it with a message. */
+  private wait(socket: Socket): void {
+    const waitMs = this.options.waitForPodMs ?? 30_000;
+    this.waiting.add(socket, (s, received) => {
+      this.counts.refused++;
+      const message = `no ready pod of ${this.label} within ${Math.round(waitMs / 1000)} s: connection refused`;
+      this.lastError = message;
+      this.events.fire(message);
+      refuseWithMessage(s, received, `Kube Watch port-forward ${this.label}: ${message}\n`);
+      this.changes.fire(this.status);
+    });
+    this.changes.fire(this.status);
   }
 
   /** Opens a stream to the current pod for `socket` and relays it; a pod gone meanwhile is retried once with the next. */
@@ -393,7 +369,13 @@ export class PortForward implements Disposable {
       this.opening.delete(socket);
       socket.off('close', onClose);
       if (this.stopped || ctl.signal.aborted) return void socket.destroy();
-      if (!retried && err instanceof ApiError && err.code === 404 && this.current && this.current.uid !== pod.uid) return this.connect(socket, true);
+      if (!retried && err instanceof ApiError && err.code === 404) {
+        // The pod is gone and the watch has not said so yet: another pod, or wait for one.
+        this.goneUids.add(pod.uid);
+        this.reconcile();
+        if (this.current) return this.connect(socket, true);
+        return this.wait(socket);
+      }
       this.counts.failed++;
       this.lastError = `a connection to pod ${pod.name} failed: ${messageOf(err)}`;
       this.events.fire(this.lastError);

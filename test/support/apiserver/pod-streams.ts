@@ -58,7 +58,6 @@ export class PodStreams {
   readonly resizes: Array<{ pod: string; width: number; height: number }> = [];
   /** Streams opened so far, by kind. */
   readonly opened = { portforward: 0, exec: 0 };
-  private readonly unsubscribe: () => void;
 
   constructor(
     server: http.Server | import('node:http2').Http2SecureServer,
@@ -66,7 +65,7 @@ export class PodStreams {
   ) {
     server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
     server.on('close', () => this.closeAll());
-    this.unsubscribe = host.onChange((c) => {
+    host.onChange((c) => {
       if (c.resource !== 'pods') return;
       if (c.type === 'DELETED' || (c.prev && c.prev.metadata.uid !== c.object.metadata.uid)) this.endPod(String((c.prev ?? c.object).metadata.uid));
     });
@@ -100,6 +99,10 @@ export class PodStreams {
     return victims.length;
   }
 
+  /**
+   * Ends every stream, pod port server and scratch directory (the server closed). The routes stay
+   * usable: a server that listens again (an outage ends) serves streams again.
+   */
   closeAll(): void {
     for (const s of [...this.open]) {
       s.socket.destroy();
@@ -107,8 +110,6 @@ export class PodStreams {
     }
     this.ports.stopAll();
     this.scratch.removeAll();
-    this.wss.close();
-    this.unsubscribe();
   }
 
   private endPod(uid: string): void {

@@ -1,5 +1,6 @@
 import type { Disposable } from '../../base';
-import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer';
+import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks, WriteRequest } from '../../informer';
+import { TransportError } from '../../base';
 
 /**
  * A transport that forwards to an inner transport which can be replaced, so that informers
@@ -51,6 +52,13 @@ export class SwitchableTransport implements KubeTransport {
   /** A WebSocket upgrade on the inner transport current now; rejects when it has none. */
   upgrade(request: UpgradeRequest, signal: AbortSignal): Promise<UpgradedStream> {
     return this.inner.upgrade ? this.inner.upgrade(request, signal) : Promise.reject(new Error('this connection cannot open streams (port-forward, exec)'));
+  }
+
+  /** The inner transport's write; one without writes refuses with a TransportError (ENOTSUP). */
+  async write<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T> {
+    const inner = this.inner;
+    if (!inner.write) throw new TransportError(`the connection to ${inner.server} cannot write`, 'ENOTSUP');
+    return inner.write<T>(request, signal);
   }
 
   /** Forwards to the inner transport current at subscription (a sleep subscribes anew each time). */

@@ -30,7 +30,7 @@ import type {
   ServerVersion,
 } from './types';
 import { ObjectStore, objectKey, type HistoryEvent } from './store';
-import { ResourceRegistry, qualifiedName } from './resources';
+import { ResourceRegistry, groupVersionOf, qualifiedName } from './resources';
 import { FaultRegistry } from './faults';
 import { ConnectionTracker } from './connections';
 import { parsePath, isTrue, type Route } from './router';
@@ -45,6 +45,10 @@ import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
 import { PodStreams } from './pod-streams';
+import { WriteRoutes } from './writes';
+import { AccessPolicy } from './access-policy';
+import { registerActionWrites } from './action-writes';
+import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -81,6 +85,10 @@ export class FakeApiServer {
   readonly podLogs = new PodLogs();
   /** Port-forward and exec (`pods/NAME/portforward`, `pods/NAME/exec` over WebSocket): pod-streams.ts. */
   readonly podStreams: PodStreams;
+  /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
+  readonly writes: WriteRoutes;
+  /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
+  readonly access = new AccessPolicy();
   private port: number;
   private listening = false;
 
@@ -98,6 +106,8 @@ export class FakeApiServer {
     this.random = opts.random ?? Math.random;
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
+    this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
+    registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
@@ -114,7 +124,7 @@ export class FakeApiServer {
       this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     }
     this.connections.attach(this.server);
-    this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l) });
+    this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l), refusal: (a) => (this.access.decide(a).allowed ? undefined : this.access.forbidden(a)) });
   }
 
   /** Starts a server listening on 127.0.0.1. */
@@ -229,8 +239,12 @@ export class FakeApiServer {
     return withTypeMeta(def, stored);
   }
 
-  /** Replaces the object with the same namespace/name (no resourceVersion precondition); keeps uid. */
-  update(resource: string, obj: object): KubeObjectJson {
+  /**
+   * Replaces the object with the same namespace/name (no resourceVersion precondition); keeps uid.
+   * With `manager`, the fields it changed become that manager's in managedFields, as a
+   * controller's update would make them (field-manager.ts).
+   */
+  update(resource: string, obj: object, opts: { manager?: string } = {}): KubeObjectJson {
     const def = this.resolve(resource);
     const input = structuredClone(obj) as KubeObjectJson;
     if (!input.metadata?.name) throw new Error('update: metadata.name is required');
@@ -241,6 +255,7 @@ export class FakeApiServer {
     if (!prev) throw new Error(`update: ${q} "${key}" not found`);
     const rv = this.store.nextRv();
     const stored = prepareUpdate(def, prev, input, rv);
+    if (opts.manager) stored.metadata.managedFields = managedFieldsAfterUpdate(prev, { ...stored, metadata: { ...stored.metadata, managedFields: undefined } }, opts.manager, groupVersionOf(def));
     this.store.commit({ rv, resource: q, key, type: 'MODIFIED', object: stored, prev });
     return withTypeMeta(def, stored);
   }
@@ -470,6 +485,7 @@ export class FakeApiServer {
       return;
     }
 
+    if (this.access.refuse(req, res, route, record)) return;
     switch (route.kind) {
       case 'unknown':
         return sendPlainNotFound(res);
@@ -495,6 +511,7 @@ export class FakeApiServer {
 
   private serveResource(req: http.IncomingMessage, res: http.ServerResponse, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
     const { query } = record;
+    if (req.method !== 'GET') return this.writes.serve(req, res, route, record);
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);
     if (def && this.unserved.has(qualifiedName(def))) return sendPlainNotFound(res);

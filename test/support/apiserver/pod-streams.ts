@@ -8,8 +8,9 @@
  * servers before 1.30), `v4.channel.k8s.io`, `v4.base64.channel.k8s.io` (channel 3 the final
  * Status, 4 resize, v5's channel 255 closes stdin).
  *
- * Authorization runs first, as the API server's does: no token 403, a wrong one 401, a
- * forbidden subresource (`forbid('portforward')`) the RBAC 403. A pod that does not exist is a
+ * Authorization runs first, as the API server's does: no token 403, a wrong one 401, RBAC's 403
+ * where the server's access policy refuses `create` on the subresource (`server.access`), or
+ * where `forbid('portforward')` says so. A pod that does not exist is a
  * 404 before the upgrade. Faults: `drop(kind)` cuts every open stream of that kind (an RST);
  * deleting a pod ends its streams and stops its port servers. Everything stops when the server
  * closes.
@@ -23,6 +24,7 @@ import { declaredPorts, PodPorts } from './pod-ports';
 import { PodScratch, refusal, startProcess } from './pod-exec';
 import type { KubeObjectJson, RequestRecord } from './types';
 import type { HistoryEvent } from './store';
+import type { AccessAttributes } from './access-policy';
 
 type StreamKind = 'portforward' | 'exec';
 
@@ -32,6 +34,8 @@ export interface PodStreamsHost {
   token(): string;
   record(record: RequestRecord): void;
   onChange(listener: (change: HistoryEvent) => void): () => void;
+  /** The server's RBAC-like policy (access-policy.ts): the 403 for `create` on `pods/portforward` or `pods/exec`, or undefined when allowed. */
+  refusal?(attributes: AccessAttributes): StatusJson | undefined;
 }
 
 interface OpenStream {
@@ -145,6 +149,8 @@ export class PodStreams {
     const auth = req.headers.authorization;
     if (auth === undefined) return refuse(failure(403, 'Forbidden', `pods "${name}" is forbidden: User "system:anonymous" cannot create resource "pods/${kind}" in API group "" in the namespace "${namespace}"`, { name, kind: 'pods' }));
     if (auth !== `Bearer ${this.host.token()}`) return refuse(unauthorized());
+    const denied = this.host.refusal?.({ verb: 'create', group: '', resource: 'pods', subresource: kind, namespace, name });
+    if (denied) return refuse(denied);
     if (this.forbidden.has(kind)) return refuse(failure(403, 'Forbidden', `pods "${name}" is forbidden: User "kube-watch-test" cannot create resource "pods/${kind}" in API group "" in the namespace "${namespace}"`, { name, kind: 'pods' }));
     const pod = this.host.pod(namespace, name);
     if (!pod) return refuse(failure(404, 'NotFound', `pods "${name}" not found`, { name, kind: 'pods' }));

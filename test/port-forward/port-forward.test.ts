@@ -116,10 +116,11 @@ describe('port-forward: forwards that follow their pods (local API server)', fun
     rig.pod('web-1', { app: 'web' });
     rig.service('headless', undefined, [{ port: 80 }]);
     rig.service('web', { app: 'web' }, [{ port: 80, targetPort: 8080 }]);
-    rig.server.access.readOnly();
+    // May read pods and services, not their subresources (RBAC's `*` would cover pods/portforward too).
+    rig.server.access.setRules([{ verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['pods', 'services', 'endpointslices'] }]);
     const before = rig.manager.adHocWatchCount;
     const forbidden = rig.forward({ kind: 'Pod', namespace: 'shop', name: 'web-1', port: 8080, localPort: 0 });
-    await assert.rejects(forbidden.start(), /the server refuses to forward ports of pod web-1: pods "web-1" is forbidden: User "kube-watch-test" cannot create resource "pods\/portforward"/);
+    await assert.rejects(forbidden.start(), /the server refuses to forward ports of pod web-1: pods "web-1" is forbidden: User "kube-watch-test" cannot get resource "pods\/portforward"/);
     assert.deepEqual(forbidden.resources, { listeners: 0, streams: 0, sockets: 0, timers: 0, watches: 0 });
     rig.server.access.allowAll();
     await assert.rejects(rig.forward({ kind: 'Pod', namespace: 'shop', name: 'web-1', port: 9999, localPort: 0 }).start(), /^Error: pod web-1 declares no port 9999 \(its ports: 8080\/http\)$/);

@@ -9,7 +9,7 @@
  * Status, 4 resize, v5's channel 255 closes stdin).
  *
  * Authorization runs first, as the API server's does: no token 403, a wrong one 401, RBAC's 403
- * where the server's access policy refuses `create` on the subresource (`server.access`), or
+ * where the server's access policy refuses `get` on the subresource (as 1.34.9 authorizes the upgrade) (`server.access`), or
  * where `forbid('portforward')` says so. A pod that does not exist is a
  * 404 before the upgrade. Faults: `drop(kind)` cuts every open stream of that kind (an RST);
  * deleting a pod ends its streams and stops its port servers. Everything stops when the server
@@ -34,7 +34,7 @@ export interface PodStreamsHost {
   token(): string;
   record(record: RequestRecord): void;
   onChange(listener: (change: HistoryEvent) => void): () => void;
-  /** The server's RBAC-like policy (access-policy.ts): the 403 for `create` on `pods/portforward` or `pods/exec`, or undefined when allowed. */
+  /** The server's RBAC-like policy (access-policy.ts): the 403 for `get` on `pods/portforward` or `pods/exec`, or undefined when allowed. */
   refusal?(attributes: AccessAttributes): StatusJson | undefined;
 }
 
@@ -147,11 +147,12 @@ export class PodStreams {
     record.namespace = namespace;
     record.name = name;
     const auth = req.headers.authorization;
-    if (auth === undefined) return refuse(failure(403, 'Forbidden', `pods "${name}" is forbidden: User "system:anonymous" cannot create resource "pods/${kind}" in API group "" in the namespace "${namespace}"`, { name, kind: 'pods' }));
+    if (auth === undefined) return refuse(failure(403, 'Forbidden', `pods "${name}" is forbidden: User "system:anonymous" cannot get resource "pods/${kind}" in API group "" in the namespace "${namespace}"`, { name, kind: 'pods' }));
     if (auth !== `Bearer ${this.host.token()}`) return refuse(unauthorized());
-    const denied = this.host.refusal?.({ verb: 'create', group: '', resource: 'pods', subresource: kind, namespace, name });
+    // kube-apiserver 1.34.9 authorizes the WebSocket upgrade (a GET) as `get` on the subresource (test/real/streams.real.ts).
+    const denied = this.host.refusal?.({ verb: 'get', group: '', resource: 'pods', subresource: kind, namespace, name });
     if (denied) return refuse(denied);
-    if (this.forbidden.has(kind)) return refuse(failure(403, 'Forbidden', `pods "${name}" is forbidden: User "kube-watch-test" cannot create resource "pods/${kind}" in API group "" in the namespace "${namespace}"`, { name, kind: 'pods' }));
+    if (this.forbidden.has(kind)) return refuse(failure(403, 'Forbidden', `pods "${name}" is forbidden: User "kube-watch-test" cannot get resource "pods/${kind}" in API group "" in the namespace "${namespace}"`, { name, kind: 'pods' }));
     const pod = this.host.pod(namespace, name);
     if (!pod) return refuse(failure(404, 'NotFound', `pods "${name}" not found`, { name, kind: 'pods' }));
     if (kind === 'portforward' && !url.searchParams.get('ports')) return refuse(failure(400, 'BadRequest', 'query parameter "port" is required', {}));

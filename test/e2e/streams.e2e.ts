@@ -59,9 +59,9 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
     if (!closed) await bench.page.keyboard.press('Enter');
   }
 
-  /** Types into the open input box and accepts it. */
-  async function answer(text: string): Promise<void> {
-    await poll('an input box', () => ui.quickPick.isOpen(), (open) => open, { timeoutMs: 20_000 });
+  /** Types into the open input box titled `title` and accepts it. */
+  async function answer(title: string, text: string): Promise<void> {
+    await poll(`an input box "${title}"`, async () => ({ open: await ui.quickPick.isOpen(), title: await ui.quickPick.title() }), (s) => s.open && s.title === title, { timeoutMs: 20_000 });
     await ui.quickPick.input.fill(text);
     await bench.page.keyboard.press('Enter');
   }
@@ -107,7 +107,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
 
   it('A13 Port Forward… on the Service shop/web: the Port Forwards view shows it ready on a web pod, and the local port answers with that pod', async () => {
     await contextMenu(['services', 'shop', 'web'], /^Port Forward…$/);
-    await answer('0');
+    await answer('Port Forward: web 80', '0');
     const row = await forwardRow('svc/web 80 → 127.0.0.1:', (d) => /^ready · pod web-7d9f8b6c4-\w+ · 0 open · 0 served/.test(d), 'ready');
     const port = portOf(row!.label);
     const answered = await get(port);
@@ -121,8 +121,8 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
     await contextMenu(['deployments.apps', 'shop', 'api'], /^Port Forward…$/);
     await ui.quickPick.waitForPicker('Port Forward: api');
     await ui.quickPick.pick('Another port…');
-    await answer('8080');
-    await answer('0');
+    await answer('Port Forward: api', '8080');
+    await answer('Port Forward: api 8080', '0');
     const row = await forwardRow('deploy/api 8080 → ', (d) => d.startsWith('ready · pod api-'), 'ready');
     const port = portOf(row!.label);
     const oldPod = (await get(port)).body;

@@ -97,6 +97,10 @@ export async function b12({ h, quick }: CaseContext): Promise<CaseResult> {
       return first - r.at;
     });
     const longest = Math.max(0, ...pauses.filter(Number.isFinite));
+    const reasons = new Map<string, number>();
+    for (const f of failed) reasons.set(f.body.slice(0, 60), (reasons.get(f.body.slice(0, 60)) ?? 0) + 1);
+    const latency = all.map((a) => a.endedAt - a.startedAt).sort((a, b) => a - b);
+    const p = (q: number) => Math.round(latency[Math.min(latency.length - 1, Math.floor(q * latency.length))] ?? 0);
     const cpu = (cpuMs / 1000 / seconds) * 100;
     return {
       rows: [
@@ -110,7 +114,7 @@ export async function b12({ h, quick }: CaseContext): Promise<CaseResult> {
         { case: 'B12', metric: 'requests failed', target: 'only those in flight at a switch', met: failed.length === inFlight.length },
       ],
       notes: [
-        `B12: ${all.length} requests in ${seconds} s, ${readyAt.length} pod replacements; ${failed.length} failed (${inFlight.length} of them in flight when their pod was deleted); pauses after each switch: ${pauses.map((p) => `${Math.round(p)} ms`).join(', ')}; the forward counted ${status.served} served, ${status.interrupted} cut by a switch, ${status.refused} refused, ${status.failed} failed. kubectl port-forward svc/web, the anchor, answers nothing after the first replacement (its one pod is gone): it would have failed every request after ${everyMs / 1000} s.`,
+        `B12: ${all.length} requests in ${seconds} s, ${readyAt.length} pod replacements; ${failed.length} failed (${inFlight.length} of them in flight when their pod was deleted); pauses after each switch: ${pauses.map((p) => `${Math.round(p)} ms`).join(', ')}; failures: ${[...reasons].map(([r, n]) => `${n}× "${r}"`).join(', ') || 'none'}; request time p50 ${p(0.5)} ms, p99 ${p(0.99)} ms, the machine's load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; the forward counted ${status.served} served, ${status.interrupted} cut by a switch, ${status.refused} refused, ${status.failed} failed. kubectl port-forward svc/web, the anchor, answers nothing after the first replacement (its one pod is gone): it would have failed every request after ${everyMs / 1000} s.`,
       ],
     };
   } finally {

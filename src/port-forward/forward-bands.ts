@@ -45,6 +45,7 @@ export function withForwardBands(manager: BandSource, forwards: PortForwardSet):
     if (c.type === 'added') changes.fire({ added: [id], removed: [], changed: [] });
     else if (c.type === 'removed') changes.fire({ added: [], removed: [id], changed: [] });
     else if (c.type === 'changed') changes.fire({ added: [], removed: [], changed: [id] });
+    // An event line (a pod switch, a refused connection) counts in the band's rate; the recorder reads only the id.
     else for (const h of handlers) h.onUpdate?.(id, {} as never, {} as never);
   });
   const entryOf = (id: string): WatchEntry | undefined => {

@@ -292,8 +292,9 @@ export class PortForward implements Disposable {
     }
     const feed = this.feeds.pods!;
     const trouble = feed.ended ?? (feed.state.phase !== 'watching' && feed.state.phase !== 'listing' ? describeState(feed.state) : undefined);
-    if (this.current) this.setPhase('ready', undefined);
-    else if (trouble) this.setPhase('reconnecting', `the pod watch is ${trouble}`);
+    // While the pod watch is down, connections still go to the last pod known ready (if any).
+    if (trouble) this.setPhase('reconnecting', `the pod watch is ${trouble}${this.current ? `; connections go to pod ${this.current.name}, the last known ready` : ''}`);
+    else if (this.current) this.setPhase('ready', undefined);
     else this.setPhase('waiting', `no ready pod of ${this.label}`);
     if (this.current) this.waiting.releaseAll((socket) => void this.connect(socket));
     this.changes.fire(this.status);

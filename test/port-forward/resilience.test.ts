@@ -44,7 +44,8 @@ describe('port-forward: through frozen connections, wakes and renewed credential
     await idle.closed;
     assert.equal(f.status.failed + f.status.interrupted, 1, `the frozen stream ended: ${JSON.stringify(f.status)}`);
     assert.equal((await get(f.status.localPort)).body, 'web-1\n', 'a new connection opens a new stream on a new connection');
-    assert.equal(f.status.phase, 'ready');
+    // Its pod watch, frozen too, comes back on a new connection.
+    await until(() => f.status.phase === 'ready', () => `ready: ${JSON.stringify(f.status)}`);
   });
 
   it('S05 after a wake every stream is PINGed at once (3 s), long before its read-idle (10 min): frozen ones end, the forward carries on', async () => {
@@ -58,7 +59,21 @@ describe('port-forward: through frozen connections, wakes and renewed credential
     registry.wake(120_000);
     await live.closed;
     assert.equal((await get(f.status.localPort)).body, 'web-1\n', 'the forward carries on after the wake');
-    assert.equal(f.status.phase, 'ready');
+    // Its pod watch, frozen too, comes back on a new connection.
+    await until(() => f.status.phase === 'ready', () => `ready: ${JSON.stringify(f.status)}`);
+  });
+
+  it('S05 the API server down: the forward reads "reconnecting" (its pod watch is unreachable) and is ready again once the server is back', async () => {
+    rig = await StreamsRig.start();
+    rig.pod('web-1', { app: 'web' });
+    const f = rig.forward({ kind: 'Pod', namespace: 'shop', name: 'web-1', port: 8080, localPort: 0 });
+    await f.start();
+    await rig.server.goDown();
+    await until(() => f.status.phase === 'reconnecting', () => `reconnecting: ${JSON.stringify(f.status)}`);
+    assert.match(f.status.reason ?? '', /^the pod watch is (unreachable|backing-off).*; connections go to pod web-1, the last known ready$/);
+    await rig.server.comeUp();
+    await until(() => f.status.phase === 'ready', () => `ready again: ${JSON.stringify(f.status)}`);
+    assert.equal((await get(f.status.localPort)).body, 'web-1\n');
   });
 
   it('S06 a credential revoked mid-forward is renewed by the exec plugin and new connections go on', async () => {

@@ -47,6 +47,8 @@ const HANDSHAKE_TIMEOUT_MS = 30_000;
 export class WebSocketUpgrades implements Disposable {
   private readonly open = new Set<OpenSocket>();
   private disposed = false;
+  /** The last TLS session per TLS identity: each stream is a connection of its own, resumed rather than handshaken in full. */
+  private readonly sessions = new Map<string, Buffer>();
 
   /** `hostOf` is asked at each upgrade (the transport's fields are set after this is built). */
   constructor(private readonly hostOf: () => UpgradeHost) {}
@@ -81,6 +83,7 @@ export class WebSocketUpgrades implements Disposable {
     this.disposed = true;
     for (const s of [...this.open]) s.destroy();
     this.open.clear();
+    this.sessions.clear();
   }
 
   private async credentials(signal: AbortSignal, refreshAfter: Credentials | undefined): Promise<Credentials> {
@@ -175,7 +178,15 @@ export class WebSocketUpgrades implements Disposable {
     return (options, cb) => {
       const target = { host: String(options.host ?? 'localhost'), port: Number(options.port) };
       const servername = creds.tls.servername ?? (net.isIP(target.host) ? undefined : target.host);
-      const overTls = (socket?: net.Socket) => tls.connect({ ...creds.tls, host: target.host, port: target.port, servername, socket, lookup: host.lookup, ALPNProtocols: ['http/1.1'] });
+      const overTls = (socket?: net.Socket) => {
+        const session = this.sessions.get(creds.tlsKey);
+        const s = tls.connect({ ...creds.tls, host: target.host, port: target.port, servername, socket, lookup: host.lookup, ALPNProtocols: ['http/1.1'], ...(session ? { session } : {}) });
+        s.once('session', (next: Buffer) => {
+          if (this.sessions.size > 16) this.sessions.clear();
+          this.sessions.set(creds.tlsKey, next);
+        });
+        return s;
+      };
       if (host.route.kind === 'connect') {
         const ctl = new AbortController();
         openConnectTunnel(host.route.proxy, target, ctl.signal, { ca: creds.tls.ca, lookup: host.lookup }).then(

@@ -5,3 +5,5 @@ export * from './port-forward';
 export { bindLocal } from './local-listener';
 export * from './port-forward-set';
 export * from './forward-bands';
+export * from './restore-forwards';
+export { localAddressOf } from './local-address';

@@ -2,7 +2,7 @@
  * How a port-forward reads in the Port Forwards view: one row per forward, status first so a
  * narrow side bar cuts the least important part. Pure functions of the forward's status.
  */
-import type { ForwardPhase, ForwardStatus } from '../../port-forward';
+import { localAddressOf, type ForwardPhase, type ForwardStatus } from '../../port-forward';
 import { humanDuration } from '../age';
 
 export interface ForwardRow {
@@ -41,8 +41,7 @@ export function bytesText(n: number): string {
 
 /** The address to show and to open: a wildcard bind reads as localhost. */
 export function localAddressText(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
-  const host = status.localAddress === '0.0.0.0' || status.localAddress === '::' ? 'localhost' : status.localAddress.includes(':') ? `[${status.localAddress}]` : status.localAddress;
-  return `${host}:${status.localPort}`;
+  return localAddressOf(status);
 }
 
 /** The URL "Open in Browser" opens. */

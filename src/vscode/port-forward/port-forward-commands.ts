@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Clock } from '../../base';
 import type { KubeObject, KubeTransport } from '../../informer';
 import type { AdHocWatch, AdHocWatchRequest, WatchEntry } from '../../manager';
-import { isForwardKind, PortForward, PortForwardSet, type ForwardKind, type ForwardResources, type ForwardSpec, type SavedForward } from '../../port-forward';
+import { isForwardKind, PortForward, PortForwardSet, restoreForwards, restoreMessages, type ForwardKind, type ForwardResources, type ForwardSpec } from '../../port-forward';
 import { browserUrl, localAddressText } from '../../ui/port-forward/forward-rows';
 import { parseLocalPort, portChoicesOf } from '../../ui/port-forward/port-choices';
 import { EntryTransport } from '../pod-logs/entry-transport';
@@ -157,26 +157,13 @@ export function registerPortForwards(manager: PortForwardSource, clock: Clock, s
 
   /** Restores the forwards saved by the last window, if the setting asks for it, and says which. */
   const restore = async () => {
-    const saved = state.get<SavedForward[]>(SAVED_KEY, []);
-    if (saved.length === 0 || !settings().get<boolean>('restore', false)) return;
-    const started: string[] = [];
-    const failed: string[] = [];
-    for (const s of saved) {
-      const entry = manager.entries().find((e) => manager.contextSpecOf(e.id) === s.context && e.informer);
-      if (!entry) {
-        failed.push(`${s.spec.kind} ${s.spec.namespace}/${s.spec.name}: its context is not watched`);
-        continue;
-      }
-      try {
-        const id = await start(entry.id, s.spec);
-        const f = forwards.get(id)!.forward;
-        started.push(`${f.label} → ${localAddressText(f.status)}`);
-      } catch (err) {
-        failed.push(`${s.spec.kind} ${s.spec.namespace}/${s.spec.name}: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
-    if (started.length) void vscode.window.showInformationMessage(`Restored ${started.length} port-forward${started.length === 1 ? '' : 's'} (kubeWatch.portForward.restore): ${started.join(', ')}.`);
-    if (failed.length) void vscode.window.showWarningMessage(`Could not restore ${failed.length} port-forward${failed.length === 1 ? '' : 's'}: ${failed.join('; ')}.`);
+    const saved = state.get<unknown[]>(SAVED_KEY, []);
+    if (!Array.isArray(saved) || saved.length === 0 || !settings().get<boolean>('restore', false)) return;
+    const entryOf = (context: string) => manager.entries().find((e) => manager.contextSpecOf(e.id) === context && e.informer)?.id;
+    const outcome = await restoreForwards(saved, entryOf, async (entryId, spec) => forwards.get(await start(entryId, spec))!.forward);
+    const messages = restoreMessages(outcome);
+    if (messages.info) void vscode.window.showInformationMessage(messages.info);
+    if (messages.warning) void vscode.window.showWarningMessage(messages.warning);
     await save();
   };
 

@@ -2,19 +2,7 @@ import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
 import { ExecPluginFixture } from '../support/exec-plugin/exec-plugin-fixture';
-import { StreamsRig, get, until } from './rig';
-
-/** A keep-alive HTTP connection through the forward, held open after its first answer. */
-async function heldConnection(port: number): Promise<{ socket: net.Socket; closed: Promise<void>; first: string }> {
-  const socket = net.connect({ host: '127.0.0.1', port });
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  let text = '';
-  socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
-  socket.write('GET / HTTP/1.1\r\nHost: pod\r\nConnection: keep-alive\r\n\r\n');
-  await until(() => /\r\n\r\n.+\n/s.test(text), () => `the first answer: ${JSON.stringify(text)}`);
-  return { socket, closed, first: text.split('\r\n\r\n')[1] };
-}
+import { StreamsRig, get, heldConnection, until } from './rig';
 
 /**
  * Forwards and streams through the connection's faults (issue 24, S05, S06, S10): a frozen

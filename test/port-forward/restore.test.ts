@@ -26,7 +26,7 @@ describe('port-forward: restore on the next start (local API server)', function 
     await new Promise<void>((resolve) => squatter.listen(oldPort, '127.0.0.1', resolve));
     try {
       const contextOfEntry = r.manager.contextSpecOf(r.entryId)!;
-      const outcome = await restoreForwards(saved, (context) => (context === contextOfEntry ? r.entryId : undefined), async (entryId, spec) => (await set.start(contextOfEntry, 'ctx', r.forward(spec))).forward);
+      const outcome = await restoreForwards(saved, (context) => (context === contextOfEntry ? r.entryId : undefined), async (_entryId, spec) => (await set.start(contextOfEntry, 'ctx', r.forward(spec))).forward);
       assert.equal(outcome.started.length, 1);
       assert.match(outcome.started[0], new RegExp(`^pod/web-1 8080 → 127\\.0\\.0\\.1:\\d+ \\(port ${oldPort} was taken\\)$`));
       assert.deepEqual(outcome.failed, ['Pod shop/web-1 8080: its context is not watched', 'Pod shop/nope 80: Pod shop/nope not found', 'an entry this version cannot read']);

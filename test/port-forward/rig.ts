@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { systemClock, type Clock } from '../../src/base';
@@ -116,6 +117,18 @@ export function get(port: number, address = '127.0.0.1'): Promise<{ status: numb
     req.on('error', reject);
     req.on('timeout', () => req.destroy(new Error('timed out')));
   });
+}
+
+/** A keep-alive HTTP connection through a forward, held open after its first answer (its stream is open on the server then). */
+export async function heldConnection(port: number): Promise<{ socket: net.Socket; closed: Promise<void>; first: string }> {
+  const socket = net.connect({ host: '127.0.0.1', port });
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  let text = '';
+  socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
+  socket.write('GET / HTTP/1.1\r\nHost: pod\r\nConnection: keep-alive\r\n\r\n');
+  await until(() => /\r\n\r\n.+\n/s.test(text), () => `the first answer: ${JSON.stringify(text)}`);
+  return { socket, closed, first: text.split('\r\n\r\n')[1] };
 }
 
 export { until };

@@ -1,23 +1,10 @@
 import assert from 'node:assert/strict';
-import * as net from 'node:net';
 import { systemClock } from '../../src/base';
 import { WatchManager } from '../../src/manager';
 import { PortForward } from '../../src/port-forward';
-import { get } from '../port-forward/rig';
+import { get, heldConnection } from '../port-forward/rig';
 import { until } from '../support/until';
 import { SANDBOX_LINES, SandboxProcess } from './sandbox-process';
-
-/** A keep-alive connection through the forward, held open once its first answer came (so its stream is open on the server). */
-async function heldConnection(port: number): Promise<{ closed: Promise<void> }> {
-  const socket = net.connect({ host: '127.0.0.1', port });
-  socket.on('error', () => undefined);
-  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
-  let text = '';
-  socket.on('data', (d: Buffer) => (text += d.toString('utf8')));
-  socket.write('GET / HTTP/1.1\r\nHost: pod\r\nConnection: keep-alive\r\n\r\n');
-  await until(() => /\r\n\r\nweb-/.test(text), () => `the first answer: ${JSON.stringify(text)}`);
-  return { closed };
-}
 
 /**
  * The sandbox's port-forward and shell faults, typed in its terminal while a forward of the

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { HealthRecorder } from './health';
-import { systemClock } from './base';
+import { CatchUpTracker, HealthRecorder } from './health';
+import { setTimeFormat, systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';
@@ -45,6 +45,8 @@ export interface KubeWatchApi {
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
+  // One time format everywhere: VS Code's display language, the machine's time zone.
+  setTimeFormat({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
   const clock = systemClock;
   const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
   running = manager;
@@ -52,7 +54,9 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
   const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
-  const tree = registerTreeView(manager, clock);
+  // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
+  const catchUp = new CatchUpTracker(manager);
+  const tree = registerTreeView(manager, clock, { catchUp });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
@@ -61,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     viewRequests: (listener) => tree.model.onDidChange(listener),
     fallbackMs: 1000,
     scopeOf: (entries) => viewScope(manager.configuration, entries).lines,
+    catchUp: () => catchUp.current(),
   });
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
@@ -75,6 +80,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   context.subscriptions.push(
     { dispose: () => manager.dispose() },
     recorder,
+    catchUp,
     health,
     log,
     statusBar,
@@ -88,6 +94,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {
+        // The tree keeps what it shows, drawn stale, while the manager stops.
+        tree.model.setPaused(true);
         await setPaused(true);
         await manager.stop();
       },
@@ -98,6 +106,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
         // The subscription below still ends it on deactivation (it switches the same manager flag).
         manager.watchKubeconfigFiles();
         await manager.start();
+        tree.model.setPaused(false);
       },
     }),
     onDidChangeSettings(() => {

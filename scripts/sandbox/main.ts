@@ -39,6 +39,7 @@ import {
   stopProcessGroup,
 } from '../vscode/code-server.mjs';
 import { FAULT_NAMES, FaultTimeline, LOG_FAULT_NAMES, clock } from './fault-timeline';
+import { workspaceResources } from './workspace-resources';
 import { SimulatedCluster } from './simulated-cluster';
 
 const USAGE = `usage: npm start [-- OPTIONS]   (or: node --import tsx scripts/sandbox/main.ts [OPTIONS])
@@ -236,6 +237,7 @@ const LINKED_KUBECONFIG = path.join(repoRoot, '.cache', 'sandbox', 'kubeconfig')
 const WORKSPACE = path.join(repoRoot, 'scripts', 'sandbox', 'workspace');
 const OPENER = path.join(repoRoot, 'scripts', 'sandbox', 'opener');
 
+
 class Sandbox {
   private readonly cleanups: { name: string; run: () => Promise<void> | void }[] = [];
   private stopping: Promise<void> | undefined;
@@ -312,6 +314,7 @@ class Sandbox {
       scheduled: this.o.faults,
       firstAfterMs: this.o.firstFaultMs,
       gapMs: this.o.faultGapMs,
+      watchedResources: workspaceResources(path.join(WORKSPACE, '.vscode', 'settings.json')),
       announce: (kind, line) => {
         if (kind === 'fault') say(`${yellow('FAULT')} ${line}`);
         else if (kind === 'done') say(`${green('OK')} ${line}`);

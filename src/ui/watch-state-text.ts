@@ -69,7 +69,7 @@ function describePhase(entry: WatchEntry, now: number): WatchStateText {
     case 'not-found':
       return { text: withNextTry(reason ? `not found: ${reason}` : 'not found', state.nextRetryAt, now), icon: 'question', color: themeColors.red, tone: 'error' };
     case 'stopped':
-      if (state.reason && /paus/i.test(state.reason)) return { text: 'paused', icon: 'debug-pause', color: themeColors.grey, tone: 'idle' };
+      if (state.reason && /paus/i.test(state.reason)) return { text: 'paused', icon: 'stop-circle', color: themeColors.grey, tone: 'idle' };
       return { text: 'stopped', icon: 'circle-slash', color: themeColors.grey, tone: 'idle' };
   }
 }

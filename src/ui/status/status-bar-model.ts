@@ -1,3 +1,4 @@
+import { catchUpText, type CatchUp } from '../../health/catch-up';
 import type { WatchEntry } from '../../manager';
 import { entryHealth, severityRank, worse, type EntryCondition, type EntryHealth, type Severity } from './entry-health';
 import { escapeMarkdown, markdownTable } from './markdown-text';
@@ -5,7 +6,7 @@ import { rowStateText } from './row-state-text';
 import type { Trouble } from './trouble-tracker';
 
 /** Codicons the indicator uses. */
-export type StatusIcon = 'eye' | 'sync' | 'error' | 'lock' | 'debug-pause' | 'eye-closed';
+export type StatusIcon = 'eye' | 'sync' | 'error' | 'lock' | 'stop-circle' | 'eye-closed' | 'history';
 
 /** What the status bar item shows. Plain data: the VS Code adapter maps it onto a StatusBarItem. */
 export interface StatusBarModel {
@@ -39,6 +40,8 @@ export interface StatusBarInput {
   readonly paused?: boolean;
   /** What the view shows, one line each (`Context: kind-dev`, `Namespaces: all`, `Label selector: app=web`): the tooltip says it under its headline. */
   readonly scope?: readonly string[];
+  /** After a resume, until every watch confirmed it is current: the indicator says it is catching up. */
+  readonly catchUp?: CatchUp;
 }
 
 /** The commands the tooltip links to; the adapter trusts exactly these. */
@@ -55,7 +58,9 @@ export const MAX_TOOLTIP_ROWS = 20;
  * - `$(error) 11/12` when one needs attention (see `entryHealth`: refused or unreachable for more
  *   than 30 s, or a kubeconfig/context that cannot be used);
  * - background: the worst entry severity (warning after 30 s of failures, error as above);
- * - `$(debug-pause) Paused` while paused; `$(eye-closed) No watches` with nothing configured;
+ * - `$(history) catching up after 59 s away` after a resume (the machine slept, the process was
+ *   stopped) until every watch confirmed it is current, unless something needs attention;
+ * - `$(stop-circle) Paused` while paused; `$(eye-closed) No watches` with nothing configured;
  *   `$(error) Kubeconfig` (or `Context`) when no entry can run for that reason.
  *
  * Invariant: the counts are `watching/total` over every entry, including the failing ones.
@@ -69,8 +74,8 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
 
   if (input.paused) {
     return {
-      text: '$(debug-pause) Paused',
-      icon: 'debug-pause',
+      text: '$(stop-circle) Paused',
+      icon: 'stop-circle',
       spinning: false,
       background: 'none',
       tooltip: `**Kube Watch** · watching is paused\n\nNothing is connected to a cluster, and the view shows no live objects. Resume watching to reconnect.`,
@@ -107,6 +112,22 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
       background: 'error',
       tooltip,
       ariaLabel: `Kube Watch: the ${kind.toLowerCase()} cannot be used: ${healths[0].concern ?? ''}`,
+      ticking,
+      watching,
+      total,
+    };
+  }
+
+  if (input.catchUp && background === 'none') {
+    const text = catchUpText(input.catchUp.awayMs);
+    const confirmed = input.catchUp.total - input.catchUp.pending;
+    return {
+      text: `$(history) ${text}`,
+      icon: 'history',
+      spinning: false,
+      background,
+      tooltip: tooltip.replace(/^(\*\*Kube Watch\*\* · [^\n]*)/, `$1\n\n$(history) ${text}: ${confirmed} of ${input.catchUp.total} watches have shown they are current (a bookmark, an event or a list since the resume)`),
+      ariaLabel: `Kube Watch: ${text}, ${confirmed} of ${input.catchUp.total} watches current, ${watching} of ${total} watches live`,
       ticking,
       watching,
       total,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { HealthRecorder } from './health';
+import { registerActions, type ActionsRegistration } from './vscode/actions';
 import { systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
@@ -42,6 +43,8 @@ export interface KubeWatchApi {
   readonly isPaused: () => boolean;
   /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
   readonly describe: DescribeRegistration;
+  /** Actions on objects: the write journal (every write pending until the watch shows it) and the rows' actions. */
+  readonly actions: ActionsRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -52,7 +55,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
   const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
-  const tree = registerTreeView(manager, clock);
+  const actions = registerActions(manager, log, clock);
+  const tree = registerTreeView(manager, clock, { decorator: actions.rows });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
@@ -79,6 +83,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     log,
     statusBar,
     tree,
+    actions,
     history,
     logs,
     registerObjectDocuments(manager, clock),
@@ -108,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, actions };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

@@ -1,6 +1,7 @@
 import type { Clock, Disposable } from '../../base';
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from '../../manager';
+import type { RowDecorator } from './row-decorator';
 
 /** What the tree model needs of the watch manager (a WatchManager satisfies it; benchmarks may fake it). */
 export interface WatchTreeSource {
@@ -35,6 +36,8 @@ export interface WatchTreeModelOptions {
    * at once.
    */
   watchRefreshMs?: number;
+  /** Adds the actions a row offers and the state of a write on it (src/ui/actions). */
+  decorator?: RowDecorator;
 }
 
 /** Counts for the benchmark (PERF B5) and tests. */

@@ -24,6 +24,7 @@ import { TreeLayout, type EntryPlace } from './tree-layout';
 import { TreeRefresh } from './tree-refresh';
 import { TreeTicks } from './tree-ticks';
 import type { RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+import type { RowDecorationChange, RowDecorator } from './row-decorator';
 
 export type { RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 
@@ -60,6 +61,7 @@ export class WatchTreeModel implements Disposable {
   private readonly layout: TreeLayout;
   private readonly ticks: TreeTicks;
   private readonly subscriptions: Disposable[];
+  private readonly decorator: RowDecorator | undefined;
   private disposed = false;
 
   constructor(
@@ -83,7 +85,9 @@ export class WatchTreeModel implements Disposable {
       source.onDidChangeEntries((change) => this.entriesChanged(change)),
       source.onLifecycle((id, event) => this.lifecycleEvent(id, event)),
       ...(source.onDidChangeDefinitions ? [source.onDidChangeDefinitions((ids) => this.definitionsChanged(ids))] : []),
+      ...(options.decorator ? [options.decorator.onDidChange((change) => this.decorationsChanged(change))] : []),
     ];
+    this.decorator = options.decorator;
     this.sync();
     // The view asks for the roots when it first shows; nothing to announce yet.
     this.refresh.discardPending();
@@ -140,7 +144,8 @@ export class WatchTreeModel implements Disposable {
         node.shownKey = objectStatusKey(node.object, kind, columns);
         const row = presentObject(node.object, node.name, kind, now, columns);
         const stale = this.staleness.staleness(node.entryId, now);
-        return stale ? staleRow(row, stale, now) : row;
+        const shown = stale ? staleRow(row, stale, now) : row;
+        return this.decorator ? this.decorator.decorate(node, shown) : shown;
       }
       case 'more':
         return presentMore(node.remaining, this.pageSize);
@@ -169,7 +174,9 @@ export class WatchTreeModel implements Disposable {
         const kind = this.printKindOf(node.entryId, node.object);
         const tooltip = objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
         const stale = this.staleness.staleness(node.entryId, now);
-        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${tooltip}` : tooltip;
+        const write = this.decorator?.tooltip(node);
+        const withWrite = write ? `${write}\n\n${tooltip}` : tooltip;
+        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${withWrite}` : withWrite;
       }
       case 'message':
         return this.present(node).label;
@@ -252,6 +259,22 @@ export class WatchTreeModel implements Disposable {
       const place = this.layout.places.get(id);
       if (!place) continue;
       this.refresh.mark(place.node);
+    }
+    this.refresh.request();
+  }
+
+  /** A decorator draws rows differently now (a write on them, the actions they offer). */
+  private decorationsChanged(change: RowDecorationChange): void {
+    if ('entryIds' in change) {
+      for (const id of change.entryIds) {
+        const place = this.layout.places.get(id);
+        if (place) this.refresh.mark(place.node);
+      }
+    } else {
+      for (const row of change.rows) {
+        const node = this.findObject(row.entryId, row.namespace, row.name);
+        if (node) this.refresh.mark(node);
+      }
     }
     this.refresh.request();
   }

@@ -5,7 +5,11 @@ import * as path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   WriteJournal,
+  drainFilter,
   listRevisions,
+  planDrain,
+  podsOnNode,
+  runDrain,
   planCordon,
   planCreateJob,
   planDelete,
@@ -194,6 +198,51 @@ describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
       assert.match(refused.words, /^Conflict: the object changed or was re-created meanwhile, so nothing was written \(Operation cannot be fulfilled on Pod "web-1": the UID in the precondition \(.+\) does not match the UID in record/);
       const deleted = await runPlan(planDelete(await targetOf(p, PODS, ns, 'web-1'), { gracePeriodSeconds: 0 }), session, signal());
       assert.equal(deleted.ok, true, deleted.words);
+    });
+
+    it(`[real] ${label}: drain: the cordon, then an eviction the PodDisruptionBudget refuses with 429 (retried) until its status allows it`, async () => {
+      const p = plane();
+      const ns = await p.setup.namespace();
+      const transport = transportAs(p, 'admin', http2);
+      const session = { transport, journal: journal(), user: 'admin' };
+      const node = uniqueName('node');
+      await p.admin.post('/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: node } });
+      await p.admin.post(`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }).catch(() => undefined);
+      try {
+        const rs = await p.admin.post(`/apis/apps/v1/namespaces/${ns}/replicasets`, { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-7d9' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'busybox' }] } } } });
+        await p.admin.post(`/api/v1/namespaces/${ns}/pods`, {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'web-1', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-7d9', uid: rs.metadata.uid, controller: true }] },
+          spec: { nodeName: node, containers: [{ name: 'main', image: 'busybox' }] },
+        });
+        // No kubelet and no disruption controller: their status is written by hand.
+        await p.admin.patch(`/api/v1/namespaces/${ns}/pods/web-1/status`, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+        await p.admin.post(`/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets`, { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+        await p.admin.patch(`/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets/web/status`, { status: { observedGeneration: 1, disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1, expectedPods: 1 } });
+        const target = await targetOf(p, NODES, '', node);
+        const options = { ignoreDaemonSets: true, deleteEmptyDirData: false, force: false };
+        const pods = await drainFilter(await podsOnNode(transport, node, signal()), options, async () => true);
+        assert.deepEqual(pods.map((d) => [d.pod.metadata.name, d.evict]), [['web-1', true]]);
+        const plan = planDrain(target, pods, options);
+        const progress: string[] = [];
+        let allowed = false;
+        const failures = await runDrain(plan, pods, options, { ...session, reader: transport }, signal(), (d) => {
+          progress.push(`${d.state}: ${d.words}`);
+          if (d.state === 'blocked' && !allowed) {
+            allowed = true;
+            void p.admin.patch(`/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets/web/status`, { status: { disruptionsAllowed: 1, currentHealthy: 2, desiredHealthy: 1, expectedPods: 2 } });
+          }
+          // No kubelet: the terminating Pod is finished by hand, as the kubelet would.
+          if (d.state === 'terminating') void p.admin.delete(`/api/v1/namespaces/${ns}/pods/web-1`, { gracePeriodSeconds: 0 });
+        });
+        assert.deepEqual(failures, []);
+        assert.equal(((await p.admin.get(`/api/v1/nodes/${node}`)).spec as { unschedulable?: boolean }).unschedulable, true);
+        assert.ok(progress.includes("blocked: Blocked by a PodDisruptionBudget: The disruption budget web needs 1 healthy pods and has 1 currently. Retrying in 5 s."), progress.join('\n'));
+        assert.equal(progress.at(-1), `gone: pod ${ns}/web-1 is gone`);
+      } finally {
+        await p.admin.delete(`/api/v1/nodes/${node}`);
+      }
     });
 
     it(`[real] ${label}: a scale is pending until the watch delivers its resourceVersion, then confirmed; one line for the log`, async () => {

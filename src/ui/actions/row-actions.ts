@@ -100,6 +100,8 @@ export class RowActions implements RowDecorator, Disposable {
         const answer = access.peek(query);
         if (answer) {
           if (!answer.allowed) allowed = false;
+          // RBAC may have changed: an old answer stands while it is asked again.
+          if (access.stale(query)) void access.can(query).catch(() => undefined);
           continue;
         }
         const key = JSON.stringify(query);

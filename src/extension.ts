@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CatchUpTracker, HealthRecorder } from './health';
+import { registerActions, type ActionsRegistration } from './vscode/actions';
 import { setTimeFormat, systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
@@ -42,6 +43,8 @@ export interface KubeWatchApi {
   readonly isPaused: () => boolean;
   /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
   readonly describe: DescribeRegistration;
+  /** Actions on objects: the write journal (every write pending until the watch shows it) and the rows' actions. */
+  readonly actions: ActionsRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -56,7 +59,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const log = registerLogChannel(manager);
   // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
   const catchUp = new CatchUpTracker(manager);
-  const tree = registerTreeView(manager, clock, { catchUp });
+  const actions = registerActions(manager, log, clock);
+  const tree = registerTreeView(manager, clock, { catchUp, decorator: actions.rows });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
@@ -85,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     log,
     statusBar,
     tree,
+    actions,
     history,
     logs,
     registerObjectDocuments(manager, clock),
@@ -117,7 +122,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, actions };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

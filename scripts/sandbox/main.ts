@@ -245,6 +245,8 @@ class Sandbox {
   /** A command we wait for (install, package): stopped with us. */
   private step: ChildProcess | undefined;
   private timeline: FaultTimeline | undefined;
+  /** The sandbox user's access (typed `read-only` or `read-write`); set once the cluster runs. */
+  private switchAccess: ((mode: 'read-only' | 'read-write') => string) | undefined;
 
   constructor(private readonly o: SandboxOptions) {}
 
@@ -292,6 +294,8 @@ class Sandbox {
     });
     this.defer('simulated cluster', () => cluster.stop());
     if (this.o.churnMs > 0) cluster.startChurn(this.o.churnMs);
+    cluster.startControllers();
+    this.switchAccess = (mode) => cluster.switchAccess(mode);
     // The server remembers every request; a sandbox may run for hours.
     const trim = setInterval(() => {
       const r = cluster.server.requests;
@@ -436,7 +440,11 @@ class Sandbox {
       const name = raw.trim().toLowerCase();
       if (!name || this.stopping) return;
       if (name === 'help' || name === '?') {
-        say(`faults: ${FAULT_NAMES.join(', ')}; log faults (while Follow Logs runs): ${LOG_FAULT_NAMES.join(', ')}; Ctrl-C stops everything`);
+        say(`faults: ${FAULT_NAMES.join(', ')}; log faults (while Follow Logs runs): ${LOG_FAULT_NAMES.join(', ')}; access: read-only, read-write; Ctrl-C stops everything`);
+        return;
+      }
+      if ((name === 'read-only' || name === 'read-write') && this.switchAccess) {
+        say(this.switchAccess(name));
         return;
       }
       void this.timeline?.trigger(name);

@@ -6,3 +6,4 @@ export * from './watch-tooltip';
 export * from './watch-tree-model';
 export * from './view-scope';
 export * from './expansion-memory';
+export * from './row-decorator';

@@ -18,6 +18,9 @@ import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealt
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
+import { registerViewCommands } from './vscode/view-commands';
+import { registerFindObject } from './vscode/find-object';
+import { registerContextCommands } from './vscode/context-commands';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -96,6 +99,9 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
+    registerViewCommands(manager, tree.resources),
+    registerFindObject(manager, tree.resources, tree.view),
+    registerContextCommands(manager),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {

@@ -57,7 +57,7 @@ const ONE_SECOND = 1000;
  */
 export class WatchTreeModel implements Disposable {
   private readonly clock: Clock;
-  private readonly pageSize: number;
+  private readonly pageLength: number;
   /** Since when, and why, each watch's objects are not live (drawn stale after the grace). */
   private readonly staleness = new StalenessTracker();
   private readonly refresh: TreeRefresh;
@@ -76,7 +76,7 @@ export class WatchTreeModel implements Disposable {
   ) {
     this.clock = options.clock ?? systemClock;
     this.catchUp = options.catchUp;
-    this.pageSize = Math.max(1, options.pageSize ?? 500);
+    this.pageLength = Math.max(1, options.pageSize ?? 500);
     this.refresh = new TreeRefresh(this.clock, options.throttleMs ?? 100, options.watchRefreshMs ?? ONE_SECOND, () => this.layout.roots);
     this.layout = new TreeLayout(this.refresh);
     this.ticks = new TreeTicks(this.clock, this.staleness, this.layout.places, (id) => this.source.entry(id), this.refresh);
@@ -107,6 +107,11 @@ export class WatchTreeModel implements Disposable {
     return this.refresh.onDidChange(listener);
   }
 
+  /** Children shown per parent before a "N more…" row. */
+  get pageSize(): number {
+    return this.pageLength;
+  }
+
   get refreshCounters(): RefreshCounters {
     return this.refresh.refreshCounters;
   }
@@ -119,10 +124,10 @@ export class WatchTreeModel implements Disposable {
     if (!isAttached(node)) return [];
     switch (node.kind) {
       case 'resource':
-        return this.layout.resourceChildren(node, this.pageSize);
+        return this.layout.resourceChildren(node, this.pageLength);
       case 'namespace':
         if (node.container.size === 0) return node.watch ? [node.message] : [];
-        return pageOf(node.container.sortedNodes(), node.container.pages, this.pageSize, node.container.more);
+        return pageOf(node.container.sortedNodes(), node.container.pages, this.pageLength, node.container.more);
       default:
         return [];
     }
@@ -159,7 +164,7 @@ export class WatchTreeModel implements Disposable {
         return this.decorator ? this.decorator.decorate(node, shown) : shown;
       }
       case 'more':
-        return presentMore(node.remaining, this.pageSize);
+        return presentMore(node.remaining, this.pageLength);
       case 'message': {
         const id = node.parent.entryId;
         const { text, tone } = emptyWatchMessage(id === undefined ? undefined : this.currentEntry(id));

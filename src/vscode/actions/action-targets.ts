@@ -30,7 +30,8 @@ export function objectRefOf(arg: unknown): ObjectRef | undefined {
   if (arg instanceof vscode.Uri) return refOfUri(arg);
   if (typeof arg !== 'object' || arg === null) return undefined;
   const { entryId, namespace, name, kind } = arg as Partial<ObjectRef> & { kind?: unknown };
-  if (kind !== undefined && kind !== 'object') return undefined;
+  // A related row (a Deployment's ReplicaSet, a Service's Pod) of a watched type is an object row too.
+  if (kind !== undefined && kind !== 'object' && kind !== 'related') return undefined;
   if (typeof entryId !== 'string' || typeof namespace !== 'string' || typeof name !== 'string') return undefined;
   return { entryId, namespace, name };
 }

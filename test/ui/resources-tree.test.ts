@@ -176,7 +176,7 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
     await until(() => tree.getChildren(svc).length === 1 && tree.getChildren(svc)[0].kind === 'related', () => tree.getChildren(svc).map((n) => label(tree, n)).join(', '));
     const first = tree.getChildren(svc)[0];
     assert.equal(first.kind === 'related' && first.name, 'web-5f7b9-a1');
-    const slice = server.get('endpointslices.discovery.k8s.io', 'shop', 'web-x1') as { endpoints: unknown[] };
+    const slice = server.get('endpointslices.discovery.k8s.io', 'shop', 'web-x1') as unknown as { endpoints: unknown[] };
     server.update('endpointslices.discovery.k8s.io', { ...slice, endpoints: [...slice.endpoints, { addresses: ['10.0.0.2'], targetRef: { kind: 'Pod', namespace: 'shop', name: 'web-5f7b9-b2' } }] });
     await until(() => tree.getChildren(svc).length === 2, () => tree.getChildren(svc).map((n) => label(tree, n)).join(', '));
     tree.collapsed(svc);
@@ -184,7 +184,7 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
   });
 
   it('V26 two contexts side by side: a top row each with its own health, its resource rows and its catalog', async () => {
-    const { tree, manager, server, kubeconfig } = await setup();
+    const { tree, manager, kubeconfig } = await setup();
     const second = await FakeApiServer.start({ timeScale: 1000 / SCALE, token: 'token-b' });
     cleanups.push(() => second.close());
     second.create('pods', pod('lab', 'probe'));

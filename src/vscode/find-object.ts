@@ -35,6 +35,9 @@ export function registerFindObject(manager: ObjectIndexSource, tree: ResourcesTr
       return;
     }
     if (!view.visible) await vscode.commands.executeCommand('kubeWatch.resources.focus');
+    // First its parents are expanded (their rows fetched), then the row is selected: a single
+    // reveal into collapsed parents can leave the selection unset in VS Code 1.139.
+    await view.reveal(node, { select: false, focus: false, expand: false });
     await view.reveal(node, { select: true, focus: true, expand: false });
   };
 

@@ -198,7 +198,7 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
     assert.equal(tree.present(roots[0]).description, '1/1 watching');
     assert.equal(tree.present(roots[0]).contextValue, 'context.removable');
     const b = tree.getChildren(roots[1]);
-    assert.deepEqual(b.map((n) => label(tree, n)), ['pods (ctx-b)', 'All resources']);
+    assert.deepEqual(b.map((n) => label(tree, n)), ['pods', 'All resources']);
     assert.equal(tree.getParent(b[0]), roots[1]);
     // RBAC changes on the second cluster: its watch is refused, the first context stays well.
     second.access.setRules([]);

@@ -135,7 +135,10 @@ export class ResourcesTree implements Disposable {
         const row = this.watch.present(node);
         const filter = this.filters.get(node.id);
         const events = this.kindOfResource(node) === 'Event' ? '.events' : '';
-        return { ...row, label: filteredLabel(row.label, filter), contextValue: `${row.contextValue}${events}${isActive(filter) ? '.filtered' : ''}` };
+        // Under its context's row, the resource row need not repeat the context ("pods (staging)").
+        const suffix = ` (${node.context || 'current context'})`;
+        const label = this.severalContexts() && row.label.endsWith(suffix) ? row.label.slice(0, -suffix.length) : row.label;
+        return { ...row, label: filteredLabel(label, filter), contextValue: `${row.contextValue}${events}${isActive(filter) ? '.filtered' : ''}` };
       }
       case 'object': {
         const row = this.watch.present(node);

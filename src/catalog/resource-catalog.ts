@@ -34,8 +34,8 @@ const FRESH_MS = 10_000;
 /**
  * Every kind one click away (issue 23, part 3): the resource types a context's server offers, by
  * discovery (custom resources included), grouped by API group (the core group first, then the
- * groups in name order, each group's types by name). Read when first asked for and again when
- * asked after FRESH_MS or by `reload`.
+ * groups in name order, each group's types by name). Read when first asked for, and again when
+ * its row is expanded (at most every FRESH_MS) or by `reload`.
  *
  * Invariants: at most one discovery runs per context; a failure keeps the groups known before and
  * says why; after `dispose()` nothing runs and no listener is called.
@@ -56,11 +56,17 @@ export class ResourceCatalog implements Disposable {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** The catalog of `spec` now; starts reading it when it was never read or is not fresh. */
+  /** The catalog of `spec` now; starts reading it when it was never read (again after a failure, at most every FRESH_MS). */
   state(spec: string): CatalogState {
     const state = this.states.get(spec) ?? { loading: false };
-    if (!state.loading && (state.triedAt === undefined || this.clock.now() - state.triedAt > FRESH_MS)) this.load(spec);
+    if (state.loadedAt === undefined) this.refreshIfOld(spec);
     return this.states.get(spec) ?? state;
+  }
+
+  /** Reads the catalog of `spec` again unless it was asked within FRESH_MS (the catalog row expanded: a CRD may have come). */
+  refreshIfOld(spec: string): void {
+    const state = this.states.get(spec);
+    if (!state?.loading && (state?.triedAt === undefined || this.clock.now() - state.triedAt > FRESH_MS)) this.load(spec);
   }
 
   /** Reads the catalog of `spec` again now (a Refresh). */

@@ -154,7 +154,10 @@ export function registerTreeView(
   };
   showScope();
   const scopeWatch = manager.onDidChangeEntries(showScope);
-  const expandWatch = view.onDidExpandElement((e) => provider.expansion.expand(e.element.id));
+  const expandWatch = view.onDidExpandElement((e) => {
+    provider.expansion.expand(e.element.id);
+    resources.expanded(e.element);
+  });
   const collapseWatch = view.onDidCollapseElement((e) => {
     provider.expansion.collapse(e.element.id);
     resources.collapsed(e.element);

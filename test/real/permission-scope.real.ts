@@ -18,9 +18,10 @@ import { PROTOCOLS, REAL_BOUND_MS, REAL_INFORMER_DEFAULTS, uniqueName, until, us
  */
 describe('[real] scope from permissions (kube-apiserver 1.34, RBAC)', function () {
   this.timeout(120_000);
-  const TEAM = 'v18-team';
   const LISTER = 'kw-namespace-lister';
-  const plane = useControlPlane({ extraUsers: [{ name: TEAM }] });
+  /** A user of its own per protocol: RoleBindings outlive a test on the shared control plane. */
+  const teamOf = (protocol: Protocol) => `v18-team-${protocol === 'h2' ? 'h2' : 'http1'}`;
+  const plane = useControlPlane({ extraUsers: [{ name: teamOf('h2') }, { name: teamOf('http/1.1') }] });
   const cleanups: (() => Promise<void> | void)[] = [];
 
   afterEach(async () => {
@@ -28,11 +29,11 @@ describe('[real] scope from permissions (kube-apiserver 1.34, RBAC)', function (
   });
 
   /** Namespaces `a` and `b` the team may read (a RoleBinding each), `c` it may not; two ConfigMaps in each. */
-  async function teamNamespaces(p: ControlPlane): Promise<{ a: string; b: string; c: string }> {
+  async function teamNamespaces(p: ControlPlane, team: string): Promise<{ a: string; b: string; c: string }> {
     const [a, b, c] = [await p.setup.namespace(uniqueName('v18-a')), await p.setup.namespace(uniqueName('v18-b')), await p.setup.namespace(uniqueName('v18-c'))];
     for (const ns of [a, b, c]) await p.setup.configMaps(ns).createMany(2);
-    await p.setup.grant({ user: TEAM }, { namespace: a });
-    await p.setup.grant({ user: TEAM }, { namespace: b });
+    await p.setup.grant({ user: team }, { namespace: a });
+    await p.setup.grant({ user: team }, { namespace: b });
     return { a, b, c };
   }
 
@@ -70,10 +71,11 @@ describe('[real] scope from permissions (kube-apiserver 1.34, RBAC)', function (
   for (const { protocol, label } of PROTOCOLS) {
     it(`V18 [real] ${label}: a user bound in two namespaces (who may list namespaces) gets a watch in each, never a refusal; nodes, which they may list nowhere, are one quiet entry never requested`, async () => {
       const p = plane();
-      const { a, b, c } = await teamNamespaces(p);
-      await p.admin.post('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${LISTER}-${protocol}` }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list'] }] });
-      await p.setup.grant({ user: TEAM }, { clusterRole: `${LISTER}-${protocol}` });
-      const { manager, lifecycle } = await managerAs(p, protocol, TEAM, ['configmaps', 'nodes']);
+      const team = teamOf(protocol);
+      const { a, b, c } = await teamNamespaces(p, team);
+      await p.admin.post('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: `${LISTER}-${team}` }, rules: [{ apiGroups: [''], resources: ['namespaces'], verbs: ['list'] }] });
+      await p.setup.grant({ user: team }, { clusterRole: `${LISTER}-${team}` });
+      const { manager, lifecycle } = await managerAs(p, protocol, team, ['configmaps', 'nodes']);
       const entries = await settled(manager, 3);
       const configmaps = entries.filter((e) => e.resource === 'configmaps');
       assert.deepEqual(configmaps.map((e) => e.namespace).sort(), [a, b].sort());
@@ -89,7 +91,7 @@ describe('[real] scope from permissions (kube-apiserver 1.34, RBAC)', function (
 
     it(`V18 [real] ${label}: without leave to list namespaces, the context's namespace is asked about and watched alone`, async () => {
       const p = plane();
-      const { b } = await teamNamespaces(p);
+      const { b } = await teamNamespaces(p, teamOf(protocol));
       const { manager } = await managerAs(p, protocol, 'limited', ['configmaps'], b);
       // `limited` is bound nowhere here: the context's namespace is asked about, and it may not read it either.
       const denied = await settled(manager, 1);

@@ -199,6 +199,11 @@ export class ResourcesTree implements Disposable {
     return node;
   }
 
+  /** A row was expanded: the catalog is read again (a CRD may have come since). */
+  expanded(node: ViewNode): void {
+    if (node.kind === 'catalog') this.catalog.refreshIfOld(node.spec);
+  }
+
   /** A row was collapsed: an owner's related rows stop watching (their ad-hoc watches end). */
   collapsed(node: ViewNode): void {
     if (node.kind !== 'object' && node.kind !== 'related') return;

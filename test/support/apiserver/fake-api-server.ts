@@ -48,6 +48,7 @@ import { PodStreams } from './pod-streams';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
 import { registerActionWrites } from './action-writes';
+import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
@@ -89,6 +90,8 @@ export class FakeApiServer {
   readonly writes: WriteRoutes;
   /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
   readonly access = new AccessPolicy();
+  /** Deletes with their kubelet, garbage collector and namespace controller (object-deleter.ts); `podTerminationSeconds` caps a Pod's grace. */
+  readonly deletes: ObjectDeleter;
   private port: number;
   private listening = false;
 
@@ -107,7 +110,7 @@ export class FakeApiServer {
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
     this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
-    registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
+    this.deletes = registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);

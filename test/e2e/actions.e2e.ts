@@ -171,6 +171,7 @@ describe('Acting on objects in the browser (packaged .vsix in code-server, Chrom
     assert.equal(words, `Could not delete Pod shop/${pod}. Not allowed: user "${SANDBOX_USER}" may not delete pods "${pod}" in namespace "shop". The cluster's access rules (RBAC) refused it; nothing was written.`);
     assert.doesNotMatch(words, /at \S+\.(ts|js):\d+/, 'no stack trace');
     assert.ok(cluster.server.get('pods', 'shop', pod), 'nothing deleted');
+    await ui.tree.waitForRow(['pods', 'shop', pod], (r) => /^delete failed · Running/.test(r.description) && r.icon === 'error', { timeoutMs: 30_000 });
     await shoot('a10-refused-in-words');
     // The 403 made the access answers about pods in shop go; asked again, they say no.
     const items = await poll('the pod row without write actions', async () => {

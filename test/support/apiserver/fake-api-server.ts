@@ -182,8 +182,8 @@ export class FakeApiServer {
 
   /**
    * Stops serving a type's version, as when a CRD version is marked `served: false`: its objects
-   * stay in storage, open watches of it end, and every request for it gets the Go mux's
-   * plain-text 404 until `resumeServing`.
+   * stay in storage, open watches of it end, discovery no longer lists it, and every request for
+   * it gets the Go mux's plain-text 404 until `resumeServing`.
    */
   stopServing(resource: string): void {
     const name = qualifiedName(this.resolve(resource));
@@ -500,10 +500,12 @@ export class FakeApiServer {
 
   private serveDiscovery(req: http.IncomingMessage, res: http.ServerResponse, route: Extract<Route, { kind: 'discovery' }>, query: Record<string, string>): void {
     let doc: object | undefined;
+    // A version that is not served is not listed, as a real server leaves a CRD's `served: false` versions out.
+    const served = this.unserved.size === 0 ? this.registry : new ResourceRegistry(this.registry.all().filter((d) => !this.unserved.has(qualifiedName(d))));
     if (route.doc === 'api') doc = apiVersions(`127.0.0.1:${this.port}`);
-    else if (route.doc === 'apis') doc = apiGroupList(this.registry);
-    else if (route.doc === 'group') doc = apiGroup(this.registry, route.group!);
-    else doc = apiResourceList(this.registry, route.group!, route.version!);
+    else if (route.doc === 'apis') doc = apiGroupList(served);
+    else if (route.doc === 'group') doc = apiGroup(served, route.group!);
+    else doc = apiResourceList(served, route.group!, route.version!);
     if (!doc) return sendPlainNotFound(res);
     sendJson(req, res, query, 200, doc);
   }

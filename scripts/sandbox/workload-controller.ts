@@ -83,7 +83,8 @@ export class WorkloadController {
       if (spec.replicas !== prev.replicas || JSON.stringify(spec.template) !== JSON.stringify(prev.template)) this.touch(uid);
     } else if (c.resource === REPLICA_SETS && c.type === 'MODIFIED' && c.prev && rec(c.object.spec).replicas !== rec(c.prev.spec).replicas) {
       this.touch(uid);
-    } else if (c.resource === 'pods' && c.type === 'DELETED') {
+    } else if (c.resource === 'pods' && (c.type === 'DELETED' || (c.type === 'MODIFIED' && c.object.metadata.deletionTimestamp && !c.prev?.metadata.deletionTimestamp))) {
+      // A Pod going (deleted, or terminating: it no longer counts) is replaced by its ReplicaSet.
       const owner = controllerOf(c.object);
       if (owner?.kind === 'ReplicaSet' && owner.uid) this.touch(owner.uid);
     } else if (c.resource === JOBS && c.type === 'ADDED') {

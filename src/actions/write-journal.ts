@@ -213,9 +213,10 @@ export class WriteJournal implements Disposable {
     this.unwait(record);
     this.timers.get(record)?.cancel();
     this.timers.delete(record);
-    const after = formatSeconds(this.clock.now() - record.startedAt);
+    const took = this.clock.now() - record.startedAt;
+    const when = took < 100 ? 'within 0.1 s' : `after ${formatSeconds(took)}`;
     const what = shown === 'deleted' ? 'the watch shows it deleted' : shown === 'terminating' ? 'the watch shows it terminating' : 'the watch shows it';
-    const text = `${this.accepted(record)}; ${what} after ${after}`;
+    const text = `${this.accepted(record)}; ${what} ${when}`;
     if (late) {
       record.outcome = text;
       this.transition(record, 'confirmed');

@@ -179,7 +179,7 @@ export function registerActions(manager: ActionSource & JournalWatchSource, log:
         return;
       }
       const result = await runPlan(plan, session, new AbortController().signal);
-      if (result.ok) vscode.window.setStatusBarMessage(`$(sync~spin) ${plan.verb} ${targetTitle(target)}: written; pending until the watch shows it`, 4000);
+      if (result.ok) vscode.window.setStatusBarMessage(`$(check) ${plan.verb} ${targetTitle(target)}: accepted by the server; its row says when the watch shows it`, 4000);
       else void vscode.window.showErrorMessage(`Could not ${plan.verb} ${targetTitle(target)}. ${result.words}`);
     } catch (err) {
       if (err instanceof ActionNotPossible) void vscode.window.showInformationMessage(`${targetTitle(target)}: ${err.message}`);

@@ -526,15 +526,34 @@ describe('fake API server', function () {
       assert.equal(exact.json.details.causes.length, 2);
     });
 
-    it('1.34 bookmarks quiet watches (no creationTimestamp), twice before the deadline (modern/06)', async () => {
+    it('1.34 bookmarks quiet watches (no creationTimestamp): the periodic one above every object\'s RV, then twice before the deadline at that RV (modern/06)', async () => {
+      // A periodic bookmark every 2 server seconds, the deadline at 5.
+      const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 40 });
+      seed(s, 1);
+      const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
+      assert.equal(await w.done, 'end');
+      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @3', 'BOOKMARK @3'], 'three bookmarks although nothing changed, above every object\'s RV (2)');
+      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3"}}}');
+      s.create('configmaps', { metadata: { name: 'later', namespace: 'default' } });
+      assert.equal(s.get('configmaps', 'default', 'later')?.metadata.resourceVersion, '4', 'later changes come after the bookmarks');
+    });
+
+    it('1.34: a short quiet watch that no periodic bookmark reached gets none, not even before its deadline (1.34.9, test/real/wire-parity)', async () => {
       const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 1000 });
       seed(s, 1);
       const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
       assert.equal(await w.done, 'end');
-      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @4'], 'two bookmarks although nothing changed, above every object\'s RV (2)');
-      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3"}}}');
-      s.create('configmaps', { metadata: { name: 'later', namespace: 'default' } });
-      assert.equal(s.get('configmaps', 'default', 'later')?.metadata.resourceVersion, '5', 'later changes come after the bookmarks');
+      assert.deepEqual(w.summary(), []);
+    });
+
+    it('1.34: a change anywhere in the resource before the deadline brings the bookmarks before it, at that change\'s RV', async () => {
+      const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 1000 });
+      seed(s, 1);
+      const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
+      assert.equal(await w.status, 200);
+      s.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'other' } });
+      assert.equal(await w.done, 'end');
+      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @3']);
     });
 
     it('1.34 over HTTP/1.1 writes the initial burst in 2048-byte chunks: one event spans two chunks (modern/08)', async () => {

@@ -11,8 +11,10 @@
  *   subscription is gone; `onClosed` runs exactly once.
  * - BOOKMARKs (allowWatchBookmarks, watch cache only) come every bookmark interval and once about
  *   2 server seconds before the deadline, and only while the global RV is newer than the start RV.
- *   In the 1.34 shape (`modern`): also on quiet watches (their RV follows the server's revision),
- *   twice before the deadline (2 and 1 server seconds before it), without `creationTimestamp: null`.
+ *   In the 1.34 shape (`modern`): the periodic one also on quiet watches (the revision moved on with
+ *   other resources' writes, which the cache learns from etcd then: modern/06), twice before the
+ *   deadline (2 and 1 server seconds before it), without `creationTimestamp: null`. A short quiet
+ *   watch that no periodic bookmark reached gets none (1.34.9, test/real/wire-parity).
  * - With `initialEventsEnd` (WatchList, or an old-style watch a 1.34 server defaulted to it), the
  *   initial ADDED events end with a BOOKMARK annotated `k8s.io/initial-events-end: "true"` whose
  *   RV is the server's current one; in the 1.34 shape the initial burst is written in 2048-byte
@@ -242,20 +244,23 @@ export class WatchStream {
     if (next < now) return;
     this.addTimer(() => {
       if (isPreDeadline) this.preDeadlineBookmarkDone = true;
-      this.sendBookmark();
+      this.sendBookmark(!isPreDeadline);
       // 1.34 sends a second one about a server second before the deadline (transcript modern/06).
-      if (isPreDeadline && this.cfg.modern) this.addTimer(() => this.sendBookmark(), this.cfg.timeScale);
+      if (isPreDeadline && this.cfg.modern) this.addTimer(() => this.sendBookmark(false), this.cfg.timeScale);
       this.scheduleBookmark();
     }, next - now);
   }
 
   /**
-   * A periodic BOOKMARK: 1.26 only once the RV moved past the start; 1.34 always, at a revision
-   * above every object's (other resources' writes reach it by progress notifications, modern/06).
+   * A BOOKMARK, sent only once the RV moved past the watch's start. On 1.34 the periodic one
+   * (`periodic`) comes at a revision above every object's: other resources' writes (the
+   * apiservers' leases) reach the watch cache by a progress notification then (modern/06); the
+   * ones before the deadline carry the cache's revision as it is, so a short quiet watch gets
+   * none (1.34.9: a 3 s watch with no write anywhere, test/real/wire-parity).
    */
-  private sendBookmark(): void {
-    if (this.cfg.modern) this.cfg.store.advance();
+  private sendBookmark(periodic: boolean): void {
+    if (this.cfg.modern && periodic) this.cfg.store.advance();
     const rv = this.cfg.store.rv;
-    if (rv > this.startRv || (this.cfg.modern && rv >= this.startRv)) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
+    if (rv > this.startRv) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
   }
 }

@@ -111,6 +111,23 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
 
 export const badRequest = (message: string): StatusJson => failure(400, 'BadRequest', message);
 
+/** Go's strconv.ParseUint error for a resourceVersion that is not a number, as the validation quotes it. */
+function resourceVersionParseError(raw: string): string {
+  return `resourceVersion: Invalid value: ${JSON.stringify(raw)}: strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax`;
+}
+
+/** 400 for a LIST whose resourceVersion is not a number (1.34.9, test/real/wire-parity). */
+export const listInvalidResourceVersion = (raw: string): StatusJson => badRequest(`invalid resource version: ${resourceVersionParseError(raw)}`);
+
+/**
+ * A watch whose resourceVersion is not a number: the real server answers 500 with the parser's
+ * message and neither reason nor details (1.34.9, test/real/wire-parity).
+ */
+export function watchInvalidResourceVersion(raw: string): StatusJson {
+  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: resourceVersionParseError(raw), code: 500 };
+  return s as unknown as StatusJson; // the one Status without a reason: built by hand, keys in wire order
+}
+
 export const methodNotAllowed = (): StatusJson =>
   failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});
 

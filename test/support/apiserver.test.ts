@@ -355,6 +355,29 @@ describe('fake API server', function () {
       assert.deepEqual(b.lines, []);
     });
 
+    it('without the watch cache, a watch from just below the compacted revision meets its change without the previous value: ERROR 500 PrevKv=nil for an update, the change itself for a create (modern/12, 1.34.9 in test/real/wire-parity)', async () => {
+      const s = await start({ version: '1.34', watchCache: false });
+      seed(s, 2);
+      s.update('configmaps', { metadata: { name: 'cm-1', namespace: 'default' }, data: { v: 'changed' } });
+      const updatedAt = Number(s.resourceVersion);
+      s.compact();
+      const below = new Watch(s, `${CM}?watch=1&resourceVersion=${updatedAt - 1}&timeoutSeconds=1`);
+      await below.done;
+      assert.equal(
+        below.lines[0],
+        `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Internal error occurred: etcd event received with PrevKv=nil (key=\\"/registry/configmaps/default/cm-1\\", modRevision=${updatedAt}, type=PUT)","reason":"InternalError","details":{"causes":[{"message":"etcd event received with PrevKv=nil (key=\\"/registry/configmaps/default/cm-1\\", modRevision=${updatedAt}, type=PUT)"}]},"code":500}}`,
+      );
+      const further = new Watch(s, `${CM}?watch=1&resourceVersion=${updatedAt - 2}&timeoutSeconds=1`);
+      await further.done;
+      assert.match(further.lines[0], /too old/, 'further below: 410');
+      s.create('configmaps', { metadata: { name: 'fresh', namespace: 'default' } });
+      const createdAt = Number(s.resourceVersion);
+      s.compact();
+      const atCreate = new Watch(s, `${CM}?watch=1&resourceVersion=${createdAt - 1}&timeoutSeconds=1`);
+      await atCreate.done;
+      assert.deepEqual(atCreate.summary(), [`ADDED fresh@${createdAt}`], 'a create needs no previous value');
+    });
+
     it('sends BOOKMARKs of the right shape only once the global resourceVersion moved past the start (transcript 16)', async () => {
       const s = await start({ bookmarkIntervalMs: 15 });
       seed(s, 1);

@@ -101,6 +101,15 @@ export function watchTooOld(watchCache: boolean, requested: number, oldest: numb
     : failure(410, 'Expired', 'The resourceVersion for the provided watch is too old.');
 }
 
+/**
+ * The ERROR a watch without the watch cache gets for a change at the compacted revision when it
+ * starts just below it: etcd hands the change over without its previous value (modern/12).
+ */
+export function prevKvNil(key: string, modRevision: number, type: 'PUT' | 'DELETE'): StatusJson {
+  const cause = `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${modRevision}, type=${type})`;
+  return failure(500, 'InternalError', `Internal error occurred: ${cause}`, { causes: [{ message: cause }] });
+}
+
 /** 504 for a resourceVersion newer than the server's (client-go's "Too large resource version"). */
 export function tooLargeResourceVersion(requested: number, current: number): StatusJson {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {

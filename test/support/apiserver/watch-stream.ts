@@ -27,7 +27,7 @@ import { eventFor, matches, type Predicate } from './predicate';
 import { withTypeMeta } from './object-meta';
 import { groupVersionOf, qualifiedName } from './resources';
 import { baseHeaders } from './responses';
-import { faultStatus, watchTooOld, type StatusJson } from './status';
+import { faultStatus, prevKvNil, watchTooOld, type StatusJson } from './status';
 
 export interface WatchConfig {
   store: ObjectStore;
@@ -99,9 +99,27 @@ export class WatchStream {
       this.startRv = store.rv;
       const current = [...store.currentObjects(this.resource)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       for (const [, obj] of current) if (matches(cfg.predicate, obj)) initial.push({ type: 'ADDED', object: obj });
-    } else if (cfg.fromRv < store.oldestRv) {
+    } else if (cfg.fromRv < store.oldestRv && !this.startsAtCompactedRevision()) {
       this.writeError(watchTooOld(cfg.watchCache, cfg.fromRv, store.oldestRv));
       return this.end();
+    } else if (cfg.fromRv < store.oldestRv) {
+      // Without the watch cache, etcd serves a watch from just below the compacted revision: the
+      // change at that revision comes without its previous value, which the apiserver cannot
+      // accept for an update or a deletion (real 1.34.9: ERROR 500 "PrevKv=nil", modern/12).
+      this.startRv = cfg.fromRv;
+      const edge = store.compactedChange;
+      if (edge && edge.resource === this.resource && (cfg.predicate.namespace === undefined || edge.object.metadata.namespace === cfg.predicate.namespace)) {
+        if (edge.type !== 'ADDED') {
+          this.writeError(prevKvNil(etcdKey(cfg.def, edge.key), edge.rv, edge.type === 'DELETED' ? 'DELETE' : 'PUT'));
+          return this.end();
+        }
+        const ev = eventFor(cfg.predicate, edge);
+        if (ev) initial.push(ev);
+      }
+      for (const e of store.eventsSince(this.resource, store.oldestRv)) {
+        const ev = eventFor(cfg.predicate, e);
+        if (ev) initial.push(ev);
+      }
     } else {
       this.startRv = cfg.fromRv;
       for (const e of store.eventsSince(this.resource, cfg.fromRv)) {
@@ -128,6 +146,11 @@ export class WatchStream {
       const data = Buffer.from(burst.join(''));
       for (let i = 0; i < data.length; i += 2048) this.res.write(data.subarray(i, i + 2048));
     }
+  }
+
+  /** Without the watch cache, from exactly one below the compacted revision: etcd still serves it. */
+  private startsAtCompactedRevision(): boolean {
+    return !this.cfg.watchCache && this.cfg.fromRv === this.cfg.store.oldestRv - 1;
   }
 
   /** While set, writes are gathered to be sent as 2048-byte chunks. */
@@ -263,4 +286,9 @@ export class WatchStream {
     const rv = this.cfg.store.rv;
     if (rv > this.startRv) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
   }
+}
+
+/** The etcd key of an object: `/registry/RESOURCE/KEY`, custom resources under their group (`/registry/GROUP/RESOURCE/KEY`). */
+function etcdKey(def: ResourceDefinition, key: string): string {
+  return def.group.includes('.') && !def.group.endsWith('.k8s.io') ? `/registry/${def.group}/${def.resource}/${key}` : `/registry/${def.resource}/${key}`;
 }

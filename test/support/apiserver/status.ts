@@ -46,13 +46,17 @@ export const TOO_OLD_CONTINUE_MESSAGE =
 
 export const unauthorized = (): StatusJson => failure(401, 'Unauthorized', 'Unauthorized');
 
-/** 403 for system:anonymous on a resource request (transcript 07). */
+/**
+ * RBAC's 403 on a resource request: for system:anonymous (transcript 07), or for `user` (as
+ * 1.34.9 refuses a user without a RoleBinding, test/real/wire-parity): the same message and details.
+ */
 export function forbiddenResource(
   verb: string,
   group: string,
   resource: string,
   namespace: string | undefined,
   name: string | undefined,
+  user = 'system:anonymous',
 ): StatusJson {
   const qualified = group ? `${resource}.${group}` : resource;
   const subject = name ? `${qualified} "${name}"` : qualified;
@@ -64,7 +68,7 @@ export function forbiddenResource(
   return failure(
     403,
     'Forbidden',
-    `${subject} is forbidden: User "system:anonymous" cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`,
+    `${subject} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`,
     details,
   );
 }

@@ -57,12 +57,18 @@ describe('[real] the harness (watch cache off, audit log)', function () {
     }
   });
 
-  it('CRDs: served once established; custom objects are created and listed; a removed CRD answers 404', async () => {
+  it('CRDs: served once established; a version move keeps the objects and stops serving the old version (404); a removed CRD answers 404', async () => {
     const p = plane();
     const ns = await p.setup.namespace();
-    await p.setup.crd({ group: 'harness.example.com', plural: 'gadgets', kind: 'Gadget' });
-    await p.admin.post(`/apis/harness.example.com/v1/namespaces/${ns}/gadgets`, { apiVersion: 'harness.example.com/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { size: 1 } });
+    await p.setup.crd({ group: 'harness.example.com', plural: 'gadgets', kind: 'Gadget', versions: [{ name: 'v1beta1', served: true, storage: true }] });
+    await p.admin.post(`/apis/harness.example.com/v1beta1/namespaces/${ns}/gadgets`, { apiVersion: 'harness.example.com/v1beta1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { size: 1 } });
+    // The type moves to v1; v1beta1 is no longer served; the object reads the same under v1.
+    await p.setup.crdVersions('gadgets.harness.example.com', [
+      { name: 'v1beta1', served: false, storage: false },
+      { name: 'v1', served: true, storage: true },
+    ]);
     assert.deepEqual((await p.admin.list(`/apis/harness.example.com/v1/namespaces/${ns}/gadgets`)).items.map((o) => o.metadata.name), ['g1']);
+    await waitUntilRefused(() => p.admin.list(`/apis/harness.example.com/v1beta1/namespaces/${ns}/gadgets`), 404);
     await p.setup.deleteCrd('gadgets.harness.example.com');
     await waitUntilRefused(() => p.admin.list(`/apis/harness.example.com/v1/namespaces/${ns}/gadgets`), 404);
   });

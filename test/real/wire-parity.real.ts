@@ -173,13 +173,15 @@ describe('[real] wire parity: the local API server answers as the real one (watc
     local.old = fake.resourceVersion;
     // Two updates; etcd is then compacted at the second, so a watch from just below it meets its
     // event without the previous value.
+    let updatedAt = 0;
     for (const [name, v] of [['cm-1', 'a'], ['cm-2', 'b']]) {
-      await p.setup.configMaps(NS).update(name, v);
+      updatedAt = Number((await p.setup.configMaps(NS).update(name, v)).metadata.resourceVersion);
       fake.update('configmaps', { metadata: { name, namespace: NS }, data: { k: 'v', v } });
     }
-    real.prev = String((await p.revision()) - 1);
+    // Compacted at the second update exactly (the apiserver's own lease writes may come after it).
+    real.prev = String(updatedAt - 1);
     local.prev = String(Number(fake.resourceVersion) - 1);
-    await p.compact();
+    await p.compact(updatedAt);
     fake.compact();
   });
   after(async () => fake?.close());

@@ -550,8 +550,9 @@ describe('fake API server', function () {
     });
 
     it('1.34 bookmarks quiet watches (no creationTimestamp): the periodic one above every object\'s RV, then twice before the deadline at that RV (modern/06)', async () => {
-      // A periodic bookmark every 2 server seconds, the deadline at 5.
-      const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 40 });
+      // A periodic bookmark every 2 server seconds, the deadline at 5; a server second of 100 ms,
+      // so that a timer late on a busy machine does not reorder the bookmarks and the end.
+      const s = await start({ version: '1.34', timeScale: 100, bookmarkIntervalMs: 200 });
       seed(s, 1);
       const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
       assert.equal(await w.done, 'end');
@@ -570,7 +571,7 @@ describe('fake API server', function () {
     });
 
     it('1.34: a change anywhere in the resource before the deadline brings the bookmarks before it, at that change\'s RV', async () => {
-      const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 1000 });
+      const s = await start({ version: '1.34', timeScale: 100, bookmarkIntervalMs: 10_000 });
       seed(s, 1);
       const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
       assert.equal(await w.status, 200);

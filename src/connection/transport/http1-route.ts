@@ -4,7 +4,7 @@ import type { LookupFunction, Socket } from 'node:net';
 import * as tls from 'node:tls';
 import { SocksProxyAgent } from 'socks-proxy-agent';
 import { AbortedError, TransportDisposedError, TransportError } from '../../base/api-error';
-import type { Credentials } from '../credentials/credentials';
+import type { Credentials, TlsMaterial } from '../credentials/credentials';
 import type { HttpResponse } from '../h2/h2-response';
 import { openConnectTunnel, type ProxyConnectOptions } from '../proxy/connect-tunnel';
 import type { ProxyRoute } from '../proxy/proxy-route';
@@ -25,6 +25,8 @@ export class Http1Route {
   private agent: { tlsKey: string; agent: http.Agent } | undefined;
   /** Agents of an earlier TLS identity whose requests still run. */
   private readonly retiredAgents = new Set<http.Agent>();
+  /** The SOCKS agent of the WebSocket upgrades (websocket-upgrade.ts), which pass the TLS identity with each connection. */
+  private upgradeAgent: http.Agent | undefined;
   /** How often every connection was replaced (after a wake): a stream cut by it retries at once. */
   private replacedTimes = 0;
 
@@ -90,7 +92,19 @@ export class Http1Route {
     return this.retiredAgents.size;
   }
 
+  /**
+   * The SOCKS agent for the WebSocket upgrades of websocket-upgrade.ts (undefined unless the
+   * route is SOCKS): they give each connection the credentials' TLS identity themselves.
+   */
+  async libraryProxyAgent(): Promise<http.Agent | undefined> {
+    if (this.route.kind !== 'library-agent') return undefined;
+    this.upgradeAgent ??= this.socksAgent(this.route.proxy, {});
+    return this.upgradeAgent;
+  }
+
   dispose(): void {
+    this.upgradeAgent?.destroy();
+    this.upgradeAgent = undefined;
     this.agent?.agent.destroy();
     this.agent = undefined;
     for (const a of this.retiredAgents) a.destroy();
@@ -104,17 +118,21 @@ export class Http1Route {
     const secure = this.base.protocol === 'https:';
     let agent: http.Agent;
     if (this.route.kind === 'library-agent') {
-      try {
-        agent = new SocksProxyAgent(this.route.proxy, { keepAlive: true, ...(secure ? creds.tls : {}) });
-      } catch {
-        throw new TransportError('the SOCKS proxy URL cannot be used', 'EPROXY');
-      }
+      agent = this.socksAgent(this.route.proxy, { keepAlive: true, ...(secure ? creds.tls : {}) });
     } else {
       agent = secure ? new https.Agent({ keepAlive: true, lookup, ...creds.tls }) : new http.Agent({ keepAlive: true, lookup });
       if (this.route.kind === 'connect') tunnelThrough(agent, this.route.proxy, secure, { ca: creds.tls.ca, lookup });
     }
     this.agent = { tlsKey: creds.tlsKey, agent };
     return agent;
+  }
+
+  private socksAgent(proxy: URL, options: http.AgentOptions & TlsMaterial): http.Agent {
+    try {
+      return new SocksProxyAgent(proxy, options);
+    } catch {
+      throw new TransportError('the SOCKS proxy URL cannot be used', 'EPROXY');
+    }
   }
 
   /**

@@ -171,10 +171,14 @@ export class DescribeDocumentProvider implements vscode.TextDocumentContentProvi
 /** What the describe command needs of the manager besides the description source. */
 export type DescribeManager = DescriptionSource;
 
-/** A command argument as a target: an object tree node (`{ entryId, namespace, name }`), or a target itself. */
+/**
+ * A command argument as a target: an object tree node (`{ entryId, namespace, name }`), or a row
+ * related to one (what a workload owns, a Service's Pods: its `describeTarget`).
+ */
 function targetFromArg(manager: DescribeManager, arg: unknown): DescribeTarget | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
+  if (a.kind === 'related' && typeof a.describeTarget === 'object' && a.describeTarget !== null) return a.describeTarget as DescribeTarget;
   if (typeof a.entryId === 'string' && typeof a.namespace === 'string' && typeof a.name === 'string' && (a.kind === undefined || a.kind === 'object')) {
     const entry = manager.entry(a.entryId);
     const spec = manager.contextSpecOf(a.entryId);

@@ -21,7 +21,7 @@ import { poll } from './support/poll';
 import { defaultVsixPath, repoRoot } from './support/workbench';
 
 /** The roots the sandbox's workspace settings ask for (scripts/sandbox/workspace/.vscode/settings.json). */
-const ROOTS = ['pods', 'deployments.apps', 'replicasets.apps', 'services', 'configmaps', 'events', 'widgets.example.com'];
+const ROOTS = ['pods', 'deployments.apps', 'replicasets.apps', 'services', 'configmaps', 'events', 'widgets.example.com', 'nodes', 'cronjobs.batch'];
 const NAMESPACES = ['batch', 'default', 'kube-system', 'monitoring', 'payments', 'shop'];
 const WATCHING = /^watching · [\d,]+ [a-z.]+ · rv \d+$/;
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');

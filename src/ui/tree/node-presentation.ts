@@ -31,13 +31,20 @@ export interface WatchRowExtras {
 /** A resource node showing one watch: its state (and count) as description, and icon. */
 export function presentWatch(label: string, entry: WatchEntry, now: number, contextValue: string, extras: WatchRowExtras = {}): NodePresentation {
   const state = catchingUpState(describeWatchState(entry, now), entry, extras.catchingUp);
+  const quiet = isNotAllowed(entry);
   return {
     label,
-    description: extras.count ? withCount(state.text, extras.count) : state.text,
+    description: extras.count && !quiet ? withCount(state.text, extras.count) : state.text,
     icon: { id: state.icon, color: state.color },
-    collapsible: 'collapsed',
-    contextValue: !entry.informer && entry.error ? `${contextValue}.error` : contextValue,
+    // Not allowed: one quiet row, with nothing (no stale rows, no message) under it.
+    collapsible: quiet ? 'none' : 'collapsed',
+    contextValue: quiet ? `${contextValue}.notAllowed` : !entry.informer && entry.error ? `${contextValue}.error` : contextValue,
   };
+}
+
+/** The user may not list and watch the entry's type there: no informer, and quiet. */
+export function isNotAllowed(entry: WatchEntry): boolean {
+  return !entry.informer && entry.errorKind === 'not-allowed';
 }
 
 /**
@@ -45,6 +52,10 @@ export function presentWatch(label: string, entry: WatchEntry, now: number, cont
  * watch, else the most alarming one's text, prefixed with its namespace.
  */
 export function presentWatchGroup(label: string, entries: readonly WatchEntry[], now: number, extras: { count?: string; catchingUp?: (entry: WatchEntry) => string | undefined } = {}): NodePresentation {
+  if (entries.every(isNotAllowed)) return presentWatch(label, entries[0], now, 'resource');
+  // Namespaces not allowed are said on their own rows; the resource row sums up the others.
+  const shown = entries.filter((e) => !isNotAllowed(e));
+  if (shown.length < entries.length) return presentWatchGroup(label, shown, now, extras);
   const states = entries.map((entry) => ({ entry, state: catchingUpState(describeWatchState(entry, now), entry, extras.catchingUp?.(entry)) }));
   const counted = (text: string) => (extras.count ? withCount(text, extras.count) : text);
   let worst = states[0];
@@ -53,7 +64,7 @@ export function presentWatchGroup(label: string, entries: readonly WatchEntry[],
   const anyUnusable = entries.some((e) => !e.informer && e.error);
   const catching = states.find((s) => s.state.catchingUp);
   if (allWatching && !catching) {
-    return { label, description: counted(`watching ${entries.length} namespaces`), icon: { id: 'eye' }, collapsible: 'collapsed', contextValue: 'resource' };
+    return { label, description: counted(`watching ${entries.length} namespace${entries.length === 1 ? '' : 's'}`), icon: { id: 'eye' }, collapsible: 'collapsed', contextValue: 'resource' };
   }
   if (allWatching && catching) worst = catching;
   const others = states.filter((s) => s !== worst && s.state.tone === worst.state.tone).length;
@@ -99,8 +110,8 @@ export function presentObject(obj: KubeObject, name: string, kind: string | unde
     description: statusOnly ? row.summary[0] : describeRow(row),
     icon: { id: row.health.icon, color: toneColor(row.health.tone) },
     collapsible: 'none',
-    // 'object.pod' and 'object.workload' offer Follow Logs; every object row matches /^object/.
-    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : 'object',
+    // 'object.pod' and 'object.workload' offer Follow Logs, 'object.service' Port Forward; every object row matches /^object/.
+    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : kind === 'Service' ? 'object.service' : 'object',
   };
 }
 

@@ -2,6 +2,7 @@ import type { Clock, Disposable } from '../../base';
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
 import type { CatchUp } from '../../health';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from '../../manager';
+import type { RowDecorator } from './row-decorator';
 
 /** What the tree model needs of the watch manager (a WatchManager satisfies it; benchmarks may fake it). */
 export interface WatchTreeSource {
@@ -38,6 +39,8 @@ export interface WatchTreeModelOptions {
   watchRefreshMs?: number;
   /** Which watches have not confirmed since a resume that they are current (a CatchUpTracker); their rows say "catching up". */
   catchUp?: CatchUpView;
+  /** Adds the actions a row offers and the state of a write on it (src/ui/actions). */
+  decorator?: RowDecorator;
 }
 
 /** What the tree reads of the catch-up after a resume (a CatchUpTracker is one). */

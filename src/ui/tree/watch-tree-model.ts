@@ -27,6 +27,7 @@ import { TreeFreeze } from './tree-freeze';
 import type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 import { countText } from './object-count';
 import { catchUpText } from '../../health/catch-up';
+import type { RowDecorationChange, RowDecorator } from './row-decorator';
 
 export type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 
@@ -56,7 +57,7 @@ const ONE_SECOND = 1000;
  */
 export class WatchTreeModel implements Disposable {
   private readonly clock: Clock;
-  private readonly pageSize: number;
+  private readonly pageLength: number;
   /** Since when, and why, each watch's objects are not live (drawn stale after the grace). */
   private readonly staleness = new StalenessTracker();
   private readonly refresh: TreeRefresh;
@@ -66,6 +67,7 @@ export class WatchTreeModel implements Disposable {
   private readonly catchUp: CatchUpView | undefined;
   /** While watching is paused: the tree as it was, drawn stale. */
   private readonly freeze = new TreeFreeze();
+  private readonly decorator: RowDecorator | undefined;
   private disposed = false;
 
   constructor(
@@ -74,7 +76,7 @@ export class WatchTreeModel implements Disposable {
   ) {
     this.clock = options.clock ?? systemClock;
     this.catchUp = options.catchUp;
-    this.pageSize = Math.max(1, options.pageSize ?? 500);
+    this.pageLength = Math.max(1, options.pageSize ?? 500);
     this.refresh = new TreeRefresh(this.clock, options.throttleMs ?? 100, options.watchRefreshMs ?? ONE_SECOND, () => this.layout.roots);
     this.layout = new TreeLayout(this.refresh);
     this.ticks = new TreeTicks(this.clock, this.staleness, this.layout.places, (id) => this.source.entry(id), this.refresh);
@@ -92,7 +94,9 @@ export class WatchTreeModel implements Disposable {
       source.onLifecycle((id, event) => this.lifecycleEvent(id, event)),
       ...(source.onDidChangeDefinitions ? [source.onDidChangeDefinitions((ids) => this.definitionsChanged(ids))] : []),
       ...(this.catchUp ? [this.catchUp.onDidChange((ids) => this.catchUpChanged(ids))] : []),
+      ...(options.decorator ? [options.decorator.onDidChange((change) => this.decorationsChanged(change))] : []),
     ];
+    this.decorator = options.decorator;
     this.sync();
     // The view asks for the roots when it first shows; nothing to announce yet.
     this.refresh.discardPending();
@@ -101,6 +105,11 @@ export class WatchTreeModel implements Disposable {
   /** Fires with the nodes to refresh, or `undefined` for the whole tree. */
   onDidChange(listener: (nodes: TreeNode[] | undefined) => void): Disposable {
     return this.refresh.onDidChange(listener);
+  }
+
+  /** Children shown per parent before a "N more…" row. */
+  get pageSize(): number {
+    return this.pageLength;
   }
 
   get refreshCounters(): RefreshCounters {
@@ -115,10 +124,10 @@ export class WatchTreeModel implements Disposable {
     if (!isAttached(node)) return [];
     switch (node.kind) {
       case 'resource':
-        return this.layout.resourceChildren(node, this.pageSize);
+        return this.layout.resourceChildren(node, this.pageLength);
       case 'namespace':
         if (node.container.size === 0) return node.watch ? [node.message] : [];
-        return pageOf(node.container.sortedNodes(), node.container.pages, this.pageSize, node.container.more);
+        return pageOf(node.container.sortedNodes(), node.container.pages, this.pageLength, node.container.more);
       default:
         return [];
     }
@@ -151,10 +160,11 @@ export class WatchTreeModel implements Disposable {
         node.shownKey = objectStatusKey(node.object, kind, columns);
         const row = presentObject(node.object, node.name, kind, now, columns);
         const stale = this.staleness.staleness(node.entryId, now);
-        return stale ? staleRow(row, stale, now) : row;
+        const shown = stale ? staleRow(row, stale, now) : row;
+        return this.decorator ? this.decorator.decorate(node, shown) : shown;
       }
       case 'more':
-        return presentMore(node.remaining, this.pageSize);
+        return presentMore(node.remaining, this.pageLength);
       case 'message': {
         const id = node.parent.entryId;
         const { text, tone } = emptyWatchMessage(id === undefined ? undefined : this.currentEntry(id));
@@ -180,7 +190,9 @@ export class WatchTreeModel implements Disposable {
         const kind = this.printKindOf(node.entryId, node.object);
         const tooltip = objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
         const stale = this.staleness.staleness(node.entryId, now);
-        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${tooltip}` : tooltip;
+        const write = this.decorator?.tooltip(node);
+        const withWrite = write ? `${write}\n\n${tooltip}` : tooltip;
+        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${withWrite}` : withWrite;
       }
       case 'message':
         return this.present(node).label;
@@ -316,6 +328,22 @@ export class WatchTreeModel implements Disposable {
       const place = this.layout.places.get(id);
       if (!place) continue;
       this.refresh.mark(place.node);
+    }
+    this.refresh.request();
+  }
+
+  /** A decorator draws rows differently now (a write on them, the actions they offer). */
+  private decorationsChanged(change: RowDecorationChange): void {
+    if ('entryIds' in change) {
+      for (const id of change.entryIds) {
+        const place = this.layout.places.get(id);
+        if (place) this.refresh.mark(place.node);
+      }
+    } else {
+      for (const row of change.rows) {
+        const node = this.findObject(row.entryId, row.namespace, row.name);
+        if (node) this.refresh.mark(node);
+      }
     }
     this.refresh.request();
   }

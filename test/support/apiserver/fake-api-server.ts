@@ -44,9 +44,12 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { reshapeList, sendStalled } from './shaped-responses';
+import { PodStreams } from './pod-streams';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
 import { registerActionWrites } from './action-writes';
+import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
@@ -82,10 +85,14 @@ export class FakeApiServer {
   private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
   /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
   readonly podLogs = new PodLogs();
+  /** Port-forward and exec (`pods/NAME/portforward`, `pods/NAME/exec` over WebSocket): pod-streams.ts. */
+  readonly podStreams: PodStreams;
   /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
   readonly writes: WriteRoutes;
   /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
   readonly access = new AccessPolicy();
+  /** Deletes with their kubelet, garbage collector and namespace controller (object-deleter.ts); `podTerminationSeconds` caps a Pod's grace. */
+  readonly deletes: ObjectDeleter;
   private port: number;
   private listening = false;
 
@@ -104,7 +111,7 @@ export class FakeApiServer {
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
     this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
-    registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
+    this.deletes = registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
@@ -121,6 +128,7 @@ export class FakeApiServer {
       this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     }
     this.connections.attach(this.server);
+    this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l), refusal: (a) => (this.access.decide(a).allowed ? undefined : this.access.forbidden(a)) });
   }
 
   /** Starts a server listening on 127.0.0.1. */
@@ -466,6 +474,7 @@ export class FakeApiServer {
       return;
     }
     if (record.verb === 'list' && fault?.type === 'silent') return;
+    if (fault?.type === 'stalledBody' && fault.code !== 200) return sendStalled(res, fault);
 
     const auth = req.headers.authorization;
     if (auth === undefined) {
@@ -532,11 +541,29 @@ export class FakeApiServer {
       if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
       return sendJson(req, res, query, 200, withTypeMeta(def, obj));
     }
-    if (record.verb === 'list') {
-      const out = listObjects(this.store, def, route.namespace, query, this.watchCache);
-      return out.ok ? sendJson(req, res, query, 200, out.body) : sendJson(req, res, query, out.status.code, out.status);
-    }
+    if (record.verb === 'list') return this.serveList(req, res, def, route, record, fault);
     this.serveWatch(req, res, def, route, query, fault);
+  }
+
+  /** A LIST; one at a resourceVersion the server has not seen waits about 3 s for it, then 504 with Retry-After. */
+  private serveList(req: http.IncomingMessage, res: http.ServerResponse, def: ResourceDefinition, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
+    const { query } = record;
+    const list = () => listObjects(this.store, def, route.namespace, query, { watchCache: this.watchCache, modern: this.modern });
+    const send = (out: ReturnType<typeof list>) => {
+      if (out.ok && fault?.type === 'stalledBody') sendStalled(res, fault, out.body);
+      else if (out.ok) sendJson(req, res, query, 200, fault?.type === 'listShape' ? reshapeList(out.body, fault) : out.body);
+      else sendJson(req, res, query, out.status.code, out.status, out.tooLarge ? { 'Retry-After': '1' } : {});
+    };
+    const out = list();
+    if (out.ok || !out.tooLarge) return send(out);
+    const t = setTimeout(() => {
+      this.pendingTimers.delete(t);
+      if (res.destroyed || res.headersSent) return;
+      send(list());
+      record.status = res.statusCode;
+    }, 3 * this.timeScale);
+    t.unref();
+    this.pendingTimers.add(t);
   }
 
   private serveWatch(
@@ -562,7 +589,7 @@ export class FakeApiServer {
     let fromRv: number | undefined;
     if (rvParam !== '' && rvParam !== '0') {
       fromRv = parseRv(rvParam);
-      if (fromRv === undefined) return sendJson(req, res, query, 400, status.badRequest(`invalid resource version: ${rvParam}`));
+      if (fromRv === undefined) return sendJson(req, res, query, 500, status.watchInvalidResourceVersion(rvParam));
     }
     // 1.32+ with WatchList on defaults an old-style watch from "" or "0" to sendInitialEvents=true (modern/04).
     const ignore = this.ignoreSendInitialEvents || !this.watchListGate;

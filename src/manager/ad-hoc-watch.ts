@@ -1,5 +1,10 @@
-import { Emitter, type Disposable } from '../base';
-import { type Informer, type InformerState, type KubeObject, type ResourceType } from '../informer';
+import { Emitter, type Clock, type Disposable } from '../base';
+import { resolveWithRetry } from '../cluster/resolve-with-retry';
+import { Informer, resourceTypeName, type InformerState, type KubeObject, type ResourceType } from '../informer';
+import type { ContextSession } from './context-session';
+import { labelOf } from './labels';
+import type { WatchManagerOptions } from './manager-options';
+import type { WatchConfig } from './watch-config';
 
 /**
  * What to watch outside the configuration, on the context of a configured spec: a resource
@@ -110,5 +115,102 @@ export class AdHocWatch implements Disposable {
 
   private fire(change: AdHocChange): void {
     this.changes.fire(change);
+  }
+}
+
+/** What the ad-hoc watches need from the manager around them. */
+export interface AdHocHost {
+  readonly clock: Clock;
+  readonly options: WatchManagerOptions;
+  config(): WatchConfig;
+  running(): boolean;
+  session(spec: string): ContextSession | undefined;
+}
+
+/**
+ * The open ad-hoc watches, each with the session it runs on. Invariant: a watch is here from
+ * when it is asked for until it is disposed or ended; ending it stops its resolution and
+ * informer before its consumer hears `ended`.
+ */
+export class AdHocWatches {
+  private readonly open = new Map<AdHocWatch, { session: ContextSession; resolving: AbortController }>();
+
+  constructor(private readonly host: AdHocHost) {}
+
+  /** How many are open (asked for and not yet disposed or ended). */
+  get count(): number {
+    return this.open.size;
+  }
+
+  /** See `WatchManager.watchAdHoc`. Never throws. */
+  watch(request: AdHocWatchRequest): AdHocWatch {
+    const { clock, options } = this.host;
+    const running = this.host.running();
+    const watch = new AdHocWatch(request, clock.now());
+    const session = this.host.session(request.spec);
+    const transport = session?.transport;
+    if (!running || !session || !transport) {
+      watch.detach(running ? (session?.problem?.message ?? 'the context is not configured') : 'watching is stopped');
+      return watch;
+    }
+    const resolving = new AbortController();
+    this.open.set(watch, { session, resolving });
+    watch.onDispose = () => this.stopOne(watch, 'closed');
+    const config = this.host.config();
+    const maxMs = config.maxBackoffMs ?? options.informerOptions?.backoff?.maxMs;
+    const typed =
+      typeof request.type === 'string'
+        ? resolveWithRetry(transport, request.type, {
+            clock,
+            signal: resolving.signal,
+            backoff: { ...options.informerOptions?.backoff, ...(maxMs ? { maxMs } : {}) },
+            attemptTimeoutMs: options.informerOptions?.requestTimeoutMs,
+            onWaiting: (wait) => watch.waiting(wait.reason),
+          })
+        : Promise.resolve(request.type);
+    typed.then(
+      (type) => {
+        if (resolving.signal.aborted || !this.open.has(watch) || !this.host.running()) return;
+        watch.type = type;
+        watch.problem = undefined;
+        const extra = options.informerOptions ?? {};
+        const informer = new Informer({
+          ...extra,
+          transport,
+          type,
+          namespace: request.namespace || undefined,
+          fieldSelector: request.fieldSelector,
+          labelSelector: request.labelSelector,
+          streamingList: this.host.config().streamingList ?? extra.streamingList,
+          streamingListMemory: session.streamingListMemory,
+          backoff: maxMs ? { ...extra.backoff, maxMs } : extra.backoff,
+          clock,
+          name: `${labelOf(session.contextName || session.spec, resourceTypeName(type), request.namespace ?? '')} for ${request.purpose}`,
+        });
+        watch.attach(informer);
+        informer.start();
+      },
+      () => undefined, // aborted: the watch was disposed or ended
+    );
+    return watch;
+  }
+
+  /** Ends the ad-hoc watches on the sessions `which` picks: stopped, forgotten, their consumers told. */
+  async end(which: (session: ContextSession) => boolean, why: string): Promise<void> {
+    await Promise.all([...this.open].filter(([, owner]) => which(owner.session)).map(([watch]) => this.stopOne(watch, why)));
+  }
+
+  /** Restarts the running informers of the ad-hoc watches on the sessions `which` picks. */
+  restart(which: (session: ContextSession) => boolean, reason: string): Promise<void>[] {
+    const restarts: Promise<void>[] = [];
+    for (const [watch, owner] of this.open) if (which(owner.session) && watch.informer) restarts.push(watch.informer.restart(reason));
+    return restarts;
+  }
+
+  private async stopOne(watch: AdHocWatch, why: string): Promise<void> {
+    const owner = this.open.get(watch);
+    this.open.delete(watch);
+    owner?.resolving.abort();
+    await watch.detach(why, this.host.clock.now())?.stop();
   }
 }

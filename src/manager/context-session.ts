@@ -1,6 +1,11 @@
-import type { ContextFingerprint } from '../cluster/context-identity';
-import type { SwitchableTransport } from '../connection/transport/switchable-transport';
-import type { StreamingListMemory } from '../informer/streaming-list-memory';
+import type { Clock } from '../base';
+import { clusterKeyOf, contextFingerprint, type ContextFingerprint } from '../cluster/context-identity';
+import { KubeConfigError, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
+import { CredentialRegistry } from '../connection/credentials/credential-registry';
+import { SwitchableTransport } from '../connection/transport/switchable-transport';
+import type { TransportFactory } from '../connection/transport/transport-factory';
+import { StreamingListMemory } from '../informer/streaming-list-memory';
+import { errorLine } from './labels';
 import type { EntryErrorKind } from './watch-entry';
 
 /**
@@ -26,4 +31,160 @@ export interface ContextSession {
    * the last good configuration, and entries show this.
    */
   reloadProblem?: string;
+}
+
+/** What the session set asks of the manager when a session's life changes. */
+export interface SessionHooks {
+  /** Stops everything running on `session` (objects reported removed); the set disposes its transport after. */
+  retire(session: ContextSession, reason: string): Promise<void>;
+  /** Restarts everything running on `session`: its credentials were swapped under it. */
+  restart(session: ContextSession, reason: string): Promise<void>;
+  /** `session` now serves its spec: the slots of that spec must resolve again on it. */
+  installed(session: ContextSession): void;
+  /** `session`'s context is no longer configured (its slots are gone already): stop what else runs on it. */
+  dropped(session: ContextSession, reason: string): Promise<void>;
+}
+
+export interface SessionSetOptions {
+  clock: Clock;
+  transportFactory: TransportFactory;
+  /** The editor's proxy, handed to every transport. */
+  editorProxy?: string;
+  /** The environment exec credential plugins inherit; default process.env. */
+  execEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The sessions of the configured contexts, kept in line with the kubeconfig on disk: created,
+ * kept, rotated (same cluster, new credentials) or replaced (another context or server).
+ * Invariants: one session per configured spec; a replaced session is retired (everything on it
+ * stopped) before its successor is installed; one credential provider per kubeconfig user,
+ * shared by every context on it (an exec plugin runs once for all).
+ */
+export class SessionSet {
+  private readonly sessions = new Map<string, ContextSession>();
+  private readonly credentials: CredentialRegistry;
+
+  constructor(
+    private readonly o: SessionSetOptions,
+    private readonly hooks: SessionHooks,
+  ) {
+    this.credentials = new CredentialRegistry({ clock: o.clock, env: o.execEnv });
+  }
+
+  get(spec: string): ContextSession | undefined {
+    return this.sessions.get(spec);
+  }
+
+  values(): IterableIterator<ContextSession> {
+    return this.sessions.values();
+  }
+
+  /** True when some configured context cannot be used. */
+  get anyProblem(): boolean {
+    return [...this.sessions.values()].some((s) => s.problem);
+  }
+
+  /** Ends the sessions of contexts `specs` no longer names and disposes their transports. */
+  async dropUnconfigured(specs: readonly string[]): Promise<void> {
+    for (const [spec, session] of [...this.sessions]) {
+      if (specs.includes(spec)) continue;
+      await this.hooks.dropped(session, 'context no longer configured');
+      session.transport?.dispose();
+      this.sessions.delete(spec);
+    }
+  }
+
+  /** Creates, keeps, rotates or replaces the session of one configured context. */
+  async sync(spec: string, files: KubeConfigFiles | KubeConfigError, reason: string): Promise<void> {
+    const old = this.sessions.get(spec);
+    if (files instanceof KubeConfigError) {
+      if (old && !old.problem) {
+        old.reloadProblem = `${files.message} (still using the configuration read before)`;
+      } else {
+        this.install(spec, this.failedSession(spec, files.message, 'kubeconfig'));
+      }
+      return;
+    }
+    let selected: ReturnType<typeof selectContext>;
+    try {
+      selected = selectContext(files.kc, spec || undefined, files.files);
+    } catch (err) {
+      const message = err instanceof KubeConfigError ? err.message : 'the context cannot be used';
+      if (old && !old.problem) await this.retire(old, `${reason}: ${message}`);
+      this.install(spec, this.failedSession(spec, message, 'context'));
+      return;
+    }
+    const fingerprint = contextFingerprint(selected.kc);
+    const target = { contextName: selected.contextName, clusterKey: clusterKeyOf(selected.kc), kubeConfig: selected.kc, credentials: this.credentials, editorProxy: this.o.editorProxy };
+    if (old?.transport && old.contextName === selected.contextName && old.fingerprint?.cluster === fingerprint.cluster) {
+      old.reloadProblem = undefined;
+      if (old.fingerprint.user === fingerprint.user) return;
+      // Same cluster, new credentials: keep the informers and their caches, relist on a new transport.
+      let next;
+      try {
+        next = this.o.transportFactory(target);
+      } catch (err) {
+        await this.retire(old, `${reason}: the context cannot be used`);
+        this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
+        return;
+      }
+      const previous = old.transport.swap(next);
+      old.fingerprint = fingerprint;
+      await this.hooks.restart(old, 'credentials changed in the kubeconfig');
+      previous.dispose();
+      return;
+    }
+    // New, switched to another context, or another cluster: start over on a new transport.
+    if (old && !old.problem) await this.retire(old, `${reason}: ${describeSwitch(old, selected.contextName)}`);
+    try {
+      const transport = new SwitchableTransport(this.o.transportFactory(target));
+      const streamingListMemory = new StreamingListMemory(this.o.clock);
+      this.install(spec, { spec, contextName: selected.contextName, transport, streamingListMemory, fingerprint });
+    } catch (err) {
+      this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
+    }
+  }
+
+  /** Disposes every session's transport (everything on them stopped already) and the credential providers. */
+  disposeAll(): void {
+    for (const session of this.sessions.values()) session.transport?.dispose();
+    this.sessions.clear();
+    this.credentials.dispose();
+  }
+
+  /** Stops everything on a session, then disposes its transport. */
+  private async retire(session: ContextSession, reason: string): Promise<void> {
+    await this.hooks.retire(session, reason);
+    session.transport?.dispose();
+  }
+
+  private failedSession(spec: string, message: string, kind: 'kubeconfig' | 'context'): ContextSession {
+    return { spec, contextName: spec, problem: { message, kind, since: this.o.clock.now() } };
+  }
+
+  /** Installs a session and rebinds its slots, which must resolve again on it. */
+  private install(spec: string, session: ContextSession): void {
+    this.sessions.set(spec, session);
+    this.hooks.installed(session);
+  }
+}
+
+/**
+ * The kubeconfig as a sync reads it, or why it cannot be used. A kubeconfig with no context at
+ * all is most likely caught mid-write (kubectl truncates, then writes): treated as unreadable
+ * rather than as every context removed.
+ */
+export function readKubeconfigForSync(kubeconfigPath: string | undefined): KubeConfigFiles | KubeConfigError {
+  try {
+    const files = readKubeConfigFiles({ path: kubeconfigPath });
+    if (files.kc.getContexts().length === 0) throw new KubeConfigError(`the kubeconfig in ${files.files.join(', ')} defines no contexts`);
+    return files;
+  } catch (err) {
+    return err instanceof KubeConfigError ? err : new KubeConfigError('the kubeconfig cannot be read');
+  }
+}
+
+function describeSwitch(old: ContextSession, contextName: string): string {
+  return old.contextName !== contextName ? `switched from context "${old.contextName}" to "${contextName}"` : `the server of context "${contextName}" changed`;
 }

@@ -1,5 +1,8 @@
 import { Informer, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
 import { type Clock, type Disposable } from '../base';
+import type { ContextSession } from './context-session';
+import { labelOf } from './labels';
+import type { WatchManagerOptions } from './manager-options';
 
 /** CustomResourceDefinitions (apiextensions.k8s.io/v1): cluster-scoped, named `<plural>.<group>`. */
 export const CRD_TYPE: ResourceType = {
@@ -97,5 +100,65 @@ export class DefinitionWatch {
 
   get state(): Informer['state'] {
     return this.informer.state;
+  }
+}
+
+/** What the CRD watches need from the manager around them. */
+export interface DefinitionHost {
+  readonly clock: Clock;
+  readonly options: WatchManagerOptions;
+  running(): boolean;
+  /** True while some slot of `session` has resolved a type that may be a custom resource. */
+  needs(session: ContextSession): boolean;
+  /** A definition of `session`'s cluster came, changed or went. */
+  changed(session: ContextSession, definitionName: string): void;
+}
+
+/**
+ * One CRD watch per session that watches a type that may be custom, started when such a type
+ * resolves and stopped when none is left. Invariant: after `stop(which)` resolves, nothing of
+ * the picked sessions' CRD watches runs.
+ */
+export class DefinitionWatches {
+  private readonly watches = new Map<ContextSession, DefinitionWatch>();
+
+  constructor(private readonly host: DefinitionHost) {}
+
+  /** Starts watching `session`'s CRDs, once, when one of its slots resolved to a type that may be custom. */
+  ensure(session: ContextSession): void {
+    const transport = session.transport;
+    if (!transport || !this.host.running() || this.watches.has(session) || !this.host.needs(session)) return;
+    const informerOptions = this.host.options.informerOptions;
+    const watch = new DefinitionWatch({
+      transport,
+      clock: this.host.clock,
+      name: labelOf(session.contextName || session.spec, 'customresourcedefinitions.apiextensions.k8s.io', ''),
+      requestTimeoutMs: informerOptions?.requestTimeoutMs,
+      backoff: informerOptions?.backoff,
+      onChange: (name) => this.host.changed(session, name),
+    });
+    this.watches.set(session, watch);
+    watch.start();
+  }
+
+  /** Stops (and forgets) the CRD watches of the sessions `which` picks. */
+  async stop(which: (session: ContextSession) => boolean): Promise<void> {
+    const stopping: Promise<void>[] = [];
+    for (const [session, watch] of [...this.watches]) {
+      if (!which(session)) continue;
+      this.watches.delete(session);
+      stopping.push(watch.stop());
+    }
+    await Promise.all(stopping);
+  }
+
+  /** Relists `session`'s CRDs, if they are watched. */
+  restart(session: ContextSession, reason: string): Promise<void> | undefined {
+    return this.watches.get(session)?.restart(reason);
+  }
+
+  /** The CRD that serves `type` on `session`'s cluster, as last seen. */
+  get(session: ContextSession, type: Pick<ResourceType, 'group' | 'resource'>): KubeObject | undefined {
+    return this.watches.get(session)?.get(definitionName(type));
   }
 }

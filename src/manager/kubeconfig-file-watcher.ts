@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Disposable } from '../base';
+import { kubeconfigCandidates } from '../cluster/kubeconfig-loader';
 
 /**
  * Calls `onChange` once things settle after any of `files` is written, replaced (editors and
@@ -64,5 +65,49 @@ export class KubeconfigFileWatcher implements Disposable {
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const w of this.watchers.splice(0)) w.close();
+  }
+}
+
+/**
+ * While following is on, one KubeconfigFileWatcher on the files a kubeconfig path names,
+ * replaced when the path names other files. Invariant: when following is off, no watcher is open.
+ */
+export class KubeconfigFollower {
+  private watcher: KubeconfigFileWatcher | undefined;
+  private watchedFiles = '';
+  private following = false;
+
+  constructor(
+    private readonly onChange: () => void,
+    private readonly debounceMs?: number,
+  ) {}
+
+  /** Starts following: watches the files `kubeconfigPath` names (KUBECONFIG-style, or the default). */
+  follow(kubeconfigPath: string | undefined): void {
+    this.following = true;
+    this.arm(kubeconfigPath);
+  }
+
+  /** While following, makes sure the files `kubeconfigPath` names now are the ones watched. */
+  arm(kubeconfigPath: string | undefined): void {
+    if (!this.following) return;
+    const files = kubeconfigCandidates({ path: kubeconfigPath }).files;
+    const key = files.join('\n');
+    if (this.watcher && key === this.watchedFiles) return;
+    this.unwatch();
+    this.watchedFiles = key;
+    this.watcher = new KubeconfigFileWatcher(files, this.onChange, this.debounceMs);
+  }
+
+  /** Stops following and closes the watcher. */
+  stop(): void {
+    this.following = false;
+    this.unwatch();
+  }
+
+  private unwatch(): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    this.watchedFiles = '';
   }
 }

@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import { groupVersion, type KubeObject } from '../informer';
 import { systemClock, type Clock } from '../base';
-import type { WatchEntry } from '../manager';
 import {
   HistoryStore,
   diffTitle,
@@ -13,207 +11,29 @@ import {
   versionRows,
   type GoneRow,
   type HistorySettings,
-  type HistorySource,
   type ObjectHistory,
   type VersionInfo,
   type VersionRow,
 } from '../history';
 import { entryIdsOf, type TreeNode } from '../ui/tree';
-import { objectYaml } from '../ui/object-yaml';
-import { RefreshThrottle } from '../ui/tree/refresh-throttle';
-import { OBJECT_SCHEME, parseObjectUri } from './object-documents';
+import { HistoryDocuments, historiesOf, liveObject, type ObjectHistorySource } from './history-documents';
+import { HISTORY_SCHEME, historyUri, targetOf, type Target } from './history-uri';
 
-/** The URI scheme of history documents: stored versions, and live objects for "Compare with Live". */
-export const HISTORY_SCHEME = 'kubewatch-history';
+export { HISTORY_SCHEME, parseHistoryUri } from './history-uri';
+export type { ObjectHistorySource } from './history-documents';
 export const SHOW_OBJECT_HISTORY_COMMAND = 'kubeWatch.showObjectHistory';
 export const COMPARE_WITH_LIVE_COMMAND = 'kubeWatch.compareWithLive';
 export const SHOW_DELETED_OBJECTS_COMMAND = 'kubeWatch.showDeletedObjects';
 
 const SETTINGS_SECTION = 'kubeWatch.history';
-/** Least time between two re-renders of a live document while its object changes fast. */
-const LIVE_REFRESH_MS = 250;
 /** Objects listed by the palette's "recently changed" pick. */
 const RECENT_LIMIT = 200;
-
-/** What the history needs of the watch manager (WatchManager satisfies it). */
-export interface ObjectHistorySource extends HistorySource {
-  entry(id: string): WatchEntry | undefined;
-}
 
 /** The registration: disposing it stops recording and unregisters everything. */
 export interface ObjectHistoryRegistration extends vscode.Disposable {
   readonly store: HistoryStore;
   /** The history quick pick being shown, if any (for tests inside VS Code). */
   readonly activePick: () => vscode.QuickPick<vscode.QuickPickItem> | undefined;
-}
-
-/** An object of a watch, by name: what the commands act on. */
-interface Target {
-  entryId: string;
-  /** '' for cluster-scoped objects. */
-  namespace: string;
-  name: string;
-  /** The incarnation to show first, when known (a gone one picked from a list). */
-  uid?: string;
-}
-
-/** What a history document URI names. */
-type DocRef =
-  | { type: 'version'; target: Target; uid: string; seq: number }
-  /** The empty left side of a diff against a version that created the object. */
-  | { type: 'empty'; target: Target }
-  | { type: 'live'; target: Target };
-
-// ---- URIs ----
-
-function encodeQuery(value: unknown): string {
-  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
-}
-
-/** `kubewatch-history:/context/resource/namespace/name@rv.yaml?h=…`: the path for people, the query for us. */
-function historyUri(ref: DocRef, entry: WatchEntry | undefined, pathName: string): vscode.Uri {
-  const clean = (s: string) => s.replace(/[/\\?#]/g, '_') || '_';
-  const segments = [entry?.context || 'current-context', entry?.resource ?? 'objects', ref.target.namespace || '_cluster', `${pathName}.yaml`].map(clean);
-  const t = ref.target;
-  const payload = ref.type === 'version' ? ['v', t.entryId, t.namespace, t.name, ref.uid, ref.seq] : [ref.type === 'empty' ? 'e' : 'l', t.entryId, t.namespace, t.name];
-  return vscode.Uri.from({ scheme: HISTORY_SCHEME, path: `/${segments.join('/')}`, query: `h=${encodeQuery(payload)}` });
-}
-
-/** The reference a `kubewatch-history:` URI carries, or undefined for a foreign or damaged one. */
-export function parseHistoryUri(uri: vscode.Uri): DocRef | undefined {
-  if (uri.scheme !== HISTORY_SCHEME) return undefined;
-  const encoded = new URLSearchParams(uri.query).get('h');
-  if (!encoded) return undefined;
-  try {
-    const v: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-    if (!Array.isArray(v) || !v.slice(1, 4).every((s) => typeof s === 'string')) return undefined;
-    const target: Target = { entryId: v[1] as string, namespace: v[2] as string, name: v[3] as string };
-    if (v[0] === 'v' && typeof v[4] === 'string' && typeof v[5] === 'number') return { type: 'version', target, uid: v[4], seq: v[5] };
-    if (v[0] === 'e') return { type: 'empty', target };
-    if (v[0] === 'l') return { type: 'live', target };
-  } catch {
-    // a damaged query: not one of ours
-  }
-  return undefined;
-}
-
-// ---- documents ----
-
-/**
- * Read-only documents under `kubewatch-history:`: a stored version as YAML (Secrets masked),
- * an empty document (the left side of "created"), and the live object, which follows every
- * change (at most every 250 ms), shows a deleted object's last state under a comment, and a
- * re-created one's new state.
- */
-class HistoryDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  /** Open live documents, by object, with the object as last shown (for when its watch stops). */
-  private readonly live = new Map<string, { uri: vscode.Uri; throttle: RefreshThrottle; last?: KubeObject }>();
-  /** Kind and apiVersion per entry as last resolved: a paused or stopped entry has no type, yet its versions still need them (list items lack both). */
-  private readonly typeOfEntry = new Map<string, { kind: string; apiVersion: string }>();
-  private readonly subscriptions: { dispose(): void }[];
-
-  constructor(
-    private readonly source: ObjectHistorySource,
-    private readonly store: HistoryStore,
-    private readonly clock: Clock,
-    private readonly isPaused: () => boolean,
-  ) {
-    const touched = (entryId: string, obj: KubeObject) => {
-      if (!this.typeOfEntry.has(entryId)) this.rememberType(entryId);
-      if (this.live.size === 0) return;
-      this.live.get(liveKey({ entryId, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' }))?.throttle.request();
-    };
-    this.subscriptions = [
-      source.addHandler({ onAdd: touched, onUpdate: (id, _old, obj) => touched(id, obj), onDelete: touched }),
-      source.onObjectsRemoved((removed) => {
-        for (const obj of removed.objects) touched(removed.entryId, obj);
-      }),
-      vscode.workspace.onDidCloseTextDocument((doc) => {
-        const ref = parseHistoryUri(doc.uri);
-        if (ref?.type !== 'live') return;
-        const key = liveKey(ref.target);
-        this.live.get(key)?.throttle.dispose();
-        this.live.delete(key);
-      }),
-    ];
-  }
-
-  private rememberType(entryId: string): void {
-    const type = this.source.entry(entryId)?.type;
-    if (type) this.typeOfEntry.set(entryId, { kind: type.kind, apiVersion: groupVersion(type) });
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    const ref = parseHistoryUri(uri);
-    if (!ref) return '# not a Kube Watch history document\n';
-    const entry = this.source.entry(ref.target.entryId);
-    this.rememberType(ref.target.entryId);
-    const options: { kind?: string; apiVersion?: string } = this.typeOfEntry.get(ref.target.entryId) ?? {};
-    if (ref.type === 'empty') return '';
-    if (ref.type === 'version') {
-      const found = resolveVersion(this.source, this.store, ref.target, ref.uid, ref.seq);
-      if (!found) return `# ${objectLabel(ref.target.namespace, ref.target.name)}: this version is no longer kept (dropped by the history's limits)\n`;
-      return objectYaml(found.object, options);
-    }
-    const key = liveKey(ref.target);
-    if (!this.live.has(key)) this.live.set(key, { uri, throttle: new RefreshThrottle(this.clock, LIVE_REFRESH_MS, () => this.changed.fire(this.live.get(key)?.uri ?? uri)) });
-    const doc = this.live.get(key)!;
-    const obj = liveObject(this.source, ref.target);
-    if (obj) {
-      doc.last = obj;
-      return objectYaml(obj, options);
-    }
-    const [last] = this.store.find(ref.target.entryId, ref.target.namespace, ref.target.name).filter((h) => h.gone);
-    if (last?.gone?.why === 'deleted') {
-      return objectYaml(last.newest(), { ...options, comments: [`deleted at ${new Date(last.gone.at).toISOString()} (last known state)`] });
-    }
-    // Not deleted, only no longer watched (paused, stopped, switched away): what was last seen,
-    // said as such, never "does not exist".
-    const known = last?.newest() ?? doc.last;
-    if (known) {
-      const why = this.isPaused() ? 'paused' : `${last?.gone?.reason ?? 'its watch is not running'}`;
-      return objectYaml(known, { ...options, comments: [`last known, rv ${known.metadata.resourceVersion ?? '?'} (${why})`] });
-    }
-    return `# ${objectLabel(ref.target.namespace, ref.target.name)} does not exist in ${entry?.label ?? 'a watched resource'}\n`;
-  }
-
-  dispose(): void {
-    for (const s of this.subscriptions) s.dispose();
-    for (const doc of this.live.values()) doc.throttle.dispose();
-    this.live.clear();
-    this.changed.dispose();
-  }
-}
-
-function liveKey(t: Target): string {
-  return `${t.entryId}\u0000${t.namespace}\u0000${t.name}`;
-}
-
-function liveObject(source: ObjectHistorySource, t: Target): KubeObject | undefined {
-  return source.entry(t.entryId)?.informer?.get(t.namespace || undefined, t.name);
-}
-
-/** The histories of a target: the live object's first (made for the occasion if it never changed), then gone incarnations. */
-function historiesOf(source: ObjectHistorySource, store: HistoryStore, t: Target): { history: ObjectHistory; firstSeenKnown: boolean }[] {
-  const out: { history: ObjectHistory; firstSeenKnown: boolean }[] = [];
-  const live = liveObject(source, t);
-  if (live) out.push(store.historyOf(t.entryId, live));
-  for (const h of store.find(t.entryId, t.namespace, t.name)) if (h.gone) out.push({ history: h, firstSeenKnown: true });
-  if (t.uid) out.sort((a, b) => Number(b.history.uid === t.uid) - Number(a.history.uid === t.uid));
-  return out;
-}
-
-/** A stored version as an object, or undefined when no longer kept. Seq 0 is the first-list version of an object with no history. */
-function resolveVersion(source: ObjectHistorySource, store: HistoryStore, t: Target, uid: string, seq: number): { object: KubeObject; info: VersionInfo } | undefined {
-  const histories = historiesOf(source, store, { ...t, uid }).filter((h) => h.history.uid === uid);
-  const h = histories[0]?.history;
-  if (!h) return undefined;
-  let index = h.indexOf(seq);
-  if (index < 0 && seq === 0 && h.oldestInfo().arrival === 'list') index = 0;
-  if (index < 0) return undefined;
-  return { object: h.objects()[index], info: h.infos()[index] };
 }
 
 // ---- commands ----
@@ -441,28 +261,4 @@ function readHistorySettings(): Partial<Record<keyof HistorySettings, unknown>> 
 function isTreeNode(arg: unknown): arg is TreeNode {
   const kind = (arg as { kind?: unknown } | null)?.kind;
   return typeof arg === 'object' && arg !== null && (kind === 'resource' || kind === 'namespace' || kind === 'object' || kind === 'more' || kind === 'message');
-}
-
-/**
- * A command argument as a target: an object tree node, a `{ entryId, namespace, name }`, a
- * `kubewatch:` or `kubewatch-history:` URI (what editor title menus pass); with none, the active
- * editor's document when it shows an object.
- */
-function targetOf(arg: unknown): Target | undefined {
-  if (arg instanceof vscode.Uri) return targetOfUri(arg);
-  if (typeof arg === 'object' && arg !== null) {
-    const { entryId, namespace, name, kind, uid } = arg as Partial<Target> & { kind?: unknown };
-    if (kind !== undefined && kind !== 'object') return undefined;
-    if (typeof entryId === 'string' && typeof namespace === 'string' && typeof name === 'string') return { entryId, namespace, name, ...(typeof uid === 'string' ? { uid } : {}) };
-    return undefined;
-  }
-  const uri = vscode.window.activeTextEditor?.document.uri;
-  return uri && targetOfUri(uri);
-}
-
-function targetOfUri(uri: vscode.Uri): Target | undefined {
-  if (uri.scheme === OBJECT_SCHEME) return parseObjectUri(uri);
-  const ref = parseHistoryUri(uri);
-  if (!ref) return undefined;
-  return ref.type === 'version' ? { ...ref.target, uid: ref.uid } : ref.target;
 }

@@ -11,17 +11,6 @@ import * as path from 'node:path';
 const SRC = path.resolve(__dirname, '../../src');
 const LOWER_LAYERS = ['base', 'informer', 'connection', 'cluster', 'manager'];
 const MAX_LINES = 450;
-/**
- * Files still being split (issue 21): each may stay as long as it is now, never grow, and leaves
- * this list when it is split. The list only shrinks.
- */
-const BEING_SPLIT: Record<string, number> = {
-  'connection/transport/kubeconfig-transport.ts': 699,
-  'informer/reflector.ts': 724,
-  'manager/watch-manager.ts': 803,
-  'ui/tree/watch-tree-model.ts': 764,
-  'vscode/object-history.ts': 469,
-};
 
 interface ImportEdge {
   from: string;
@@ -164,10 +153,8 @@ describe('architecture: the layers of src/', () => {
   it(`no file in src/ is longer than ${MAX_LINES} lines`, () => {
     const long = sourceFiles(SRC)
       .map((f) => ({ f: path.relative(SRC, f), lines: fs.readFileSync(f, 'utf8').split('\n').length }))
-      .filter((x) => x.lines > (BEING_SPLIT[x.f] ?? MAX_LINES))
+      .filter((x) => x.lines > MAX_LINES)
       .map((x) => `${x.f}: ${x.lines}`);
     assert.deepEqual(long, []);
-    const split = Object.keys(BEING_SPLIT).filter((f) => !fs.existsSync(path.join(SRC, f)) || fs.readFileSync(path.join(SRC, f), 'utf8').split('\n').length <= MAX_LINES);
-    assert.deepEqual(split, [], 'split already: take these off BEING_SPLIT');
   });
 });

@@ -141,3 +141,18 @@ export function entryIdsOf(node: TreeNode): string[] {
       return entryIdsOf(node.parent);
   }
 }
+
+/** A node is attached while its object, namespace and resource nodes are. */
+export function isAttached(node: TreeNode): boolean {
+  switch (node.kind) {
+    case 'resource':
+      return node.attached;
+    case 'namespace':
+      return node.attached && node.parent.attached;
+    case 'object':
+      return node.attached && isAttached(node.parent);
+    case 'more':
+    case 'message':
+      return isAttached(node.parent);
+  }
+}

@@ -1,0 +1,82 @@
+import { AbortedError, TransportError } from '../../base/api-error';
+import type { CredentialProvider, Credentials } from '../credentials/credentials';
+import { credentialFailure } from '../credentials/kubeconfig-credentials';
+import type { HttpResponse } from '../h2/h2-response';
+import { abortReason } from './body-readers';
+import type { H2Route } from './h2-route';
+import type { Http1Route } from './http1-route';
+
+/**
+ * One GET to the cluster, from its path to its response headers: the credentials, the route
+ * (HTTP/2 where the server speaks it, else HTTP/1.1), and the 401 that refreshes credentials.
+ */
+export class RequestOpener {
+  constructor(
+    private readonly base: URL,
+    private readonly credentials: CredentialProvider,
+    private readonly h2: H2Route,
+    private readonly http1: Http1Route,
+    private readonly isDisposed: () => boolean,
+  ) {}
+
+  /**
+   * Sends a GET and resolves with the response once its headers arrive. A 401 refreshes the
+   * credentials (once per user, shared) and retries at once when they changed; a 401 with fresh
+   * credentials is returned as it is (the caller reports `unauthorized`).
+   */
+  async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<HttpResponse> {
+    if (this.isDisposed()) throw new AbortedError('transport disposed');
+    if (signal.aborted) throw new AbortedError(abortReason(signal));
+    const url = this.urlOf(path, query);
+
+    const used = await this.currentCredentials(signal);
+    const res = await this.send(url, used, signal);
+    if (res.statusCode !== 401) return res;
+    const fresh = await this.refreshedCredentials(used, signal);
+    if (fresh.generation <= used.generation) return res;
+    res.resume();
+    return this.send(url, fresh, signal);
+  }
+
+  /** The server's URL for `path` and `query` (empty values left out). */
+  urlOf(path: string, query: Record<string, string>): URL {
+    const url = new URL(this.base.toString());
+    url.pathname = `${this.base.pathname.replace(/\/$/, '')}${path}`;
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') url.searchParams.set(k, v);
+    return url;
+  }
+
+  /** The provider's credentials; failures become a TransportError coded ECREDENTIALS without secrets. */
+  async currentCredentials(signal: AbortSignal): Promise<Credentials> {
+    try {
+      return await this.credentials.get(signal);
+    } catch (err) {
+      throw credentialError(err, signal);
+    }
+  }
+
+  async refreshedCredentials(used: Credentials, signal: AbortSignal): Promise<Credentials> {
+    try {
+      return await this.credentials.refresh(used, signal);
+    } catch (err) {
+      throw credentialError(err, signal);
+    }
+  }
+
+  private async send(url: URL, creds: Credentials, signal: AbortSignal): Promise<HttpResponse> {
+    if (signal.aborted) throw new AbortedError(abortReason(signal));
+    const headers: Record<string, string> = { Accept: 'application/json', ...creds.headers };
+    const pool = this.h2.poolFor(url, creds);
+    if (pool) {
+      const res = await this.h2.send(pool, url, headers, signal);
+      if (res) return res;
+    }
+    return this.http1.send(url, headers, creds, signal);
+  }
+}
+
+function credentialError(err: unknown, signal: AbortSignal): Error {
+  if (err instanceof AbortedError || signal.aborted) return new AbortedError(abortReason(signal));
+  if (err instanceof TransportError) return err;
+  return new TransportError(credentialFailure(err), 'ECREDENTIALS');
+}

@@ -1,0 +1,287 @@
+import type { Clock } from '../base';
+import { UnknownResourceError } from '../cluster/discovery';
+import { resolutionWaitEvents, resolutionWaitState, resolveWithRetry, type ResolutionWait } from '../cluster/resolve-with-retry';
+import { Informer, resourceTypeName, type ResourceType, type TimedLifecycleEvent } from '../informer';
+import type { ContextSession } from './context-session';
+import { labelOf } from './labels';
+import type { WatchManagerOptions } from './manager-options';
+import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
+import { informerOptionsKey, type WatchConfig } from './watch-config';
+import type { EntryHandler, ObjectsRemoved } from './watch-entry';
+
+/** What the slot reconciler needs from the manager around it. */
+export interface SlotHost {
+  readonly clock: Clock;
+  readonly options: WatchManagerOptions;
+  /** The configuration in force now. */
+  config(): WatchConfig;
+  /** False once the manager stops: nothing new may start. */
+  running(): boolean;
+  /** Runs `op` in the manager's operation queue. */
+  enqueue(op: () => Promise<void>): Promise<void>;
+  /** Something an entry shows changed: tell consumers. */
+  publish(): void;
+  lifecycle(entryId: string, event: TimedLifecycleEvent): void;
+  removed(removed: ObjectsRemoved): void;
+  /** Hands one informer's cache change to every consumer. */
+  dispatch(entryId: string, call: (h: EntryHandler) => void): void;
+  /** A slot of `session` resolved its type. */
+  resolved(session: ContextSession): void;
+}
+
+/**
+ * The configured (context, resource) slots and their entries, one informer per (context,
+ * resource, namespace), kept matching the configuration.
+ * Invariants: an informer that is discarded or replaced is stopped first, then its objects are
+ * reported removed, then its successor starts; at most one resolution runs per slot, and its
+ * result is applied through the operation queue, only if it is still the slot's current one.
+ */
+export class SlotReconciler {
+  private readonly slots = new Map<string, ResourceSlot>();
+  private serial = 0;
+
+  constructor(private readonly host: SlotHost) {}
+
+  values(): IterableIterator<ResourceSlot> {
+    return this.slots.values();
+  }
+
+  *records(): Generator<EntryRecord> {
+    for (const slot of this.slots.values()) yield* slot.entries.values();
+  }
+
+  find(id: string): EntryRecord | undefined {
+    for (const slot of this.slots.values()) {
+      const rec = slot.entries.get(id);
+      if (rec) return rec;
+    }
+    return undefined;
+  }
+
+  /** Stops and forgets the slots whose context or resource the configuration no longer names. */
+  async removeUnconfigured(specs: readonly string[], resources: ReadonlySet<string>): Promise<void> {
+    const retiring: Promise<void>[] = [];
+    for (const slot of [...this.slots.values()]) {
+      if (!specs.includes(slot.spec) || !resources.has(slot.resource)) retiring.push(this.removeSlot(slot, 'no longer configured'));
+    }
+    await Promise.all(retiring);
+  }
+
+  /** Stops and forgets every slot (objects reported removed). */
+  async removeAll(reason: string): Promise<void> {
+    await Promise.all([...this.slots.values()].map((slot) => this.removeSlot(slot, reason)));
+  }
+
+  /** Adds a slot for every configured (context, resource) that has none yet, and starts resolving it. */
+  addConfigured(specs: readonly string[], resources: readonly string[], sessionOf: (spec: string) => ContextSession | undefined): void {
+    for (const spec of specs) {
+      const session = sessionOf(spec);
+      if (!session) continue;
+      for (const resource of resources) {
+        const key = slotKey(spec, resource);
+        if (this.slots.has(key)) continue;
+        const slot: ResourceSlot = { key, spec, resource, session, since: this.host.clock.now(), entries: new Map() };
+        this.slots.set(key, slot);
+        this.startResolution(slot);
+      }
+    }
+  }
+
+  /** Brings every slot's entries in line with the configuration (see `reconcileSlot`). */
+  async reconcileAll(): Promise<void> {
+    await Promise.all([...this.slots.values()].map((slot) => this.reconcileSlot(slot)));
+  }
+
+  /** `session` now serves its spec: that spec's slots forget their type and resolve again on it. */
+  rebind(session: ContextSession): void {
+    for (const slot of this.slots.values()) {
+      if (slot.spec !== session.spec) continue;
+      slot.session = session;
+      slot.type = undefined;
+      slot.wait = undefined;
+      slot.resolving?.abort();
+      slot.resolving = undefined;
+      slot.since = this.host.clock.now();
+      if (!session.problem) this.startResolution(slot);
+    }
+  }
+
+  /** Stops every informer and resolution of a session (objects reported removed). */
+  async discardOn(session: ContextSession, reason: string): Promise<void> {
+    const slots = [...this.slots.values()].filter((s) => s.session === session);
+    for (const slot of slots) {
+      slot.resolving?.abort();
+      slot.resolving = undefined;
+    }
+    await Promise.all(slots.flatMap((slot) => [...slot.entries.values()].map((rec) => this.discardInformer(rec, reason))));
+  }
+
+  /** Restarts every informer of the slots `which` picks and retries their pending resolutions at once. */
+  restart(which: (slot: ResourceSlot) => boolean, reason: string): Promise<void>[] {
+    const restarts: Promise<void>[] = [];
+    for (const slot of this.slots.values()) {
+      if (!which(slot)) continue;
+      if (!slot.session.problem && !slot.type) this.startResolution(slot);
+      for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
+    }
+    return restarts;
+  }
+
+  /** True while some slot of `session` has resolved a type that `matches`. */
+  hasResolved(session: ContextSession, matches: (type: ResourceType) => boolean): boolean {
+    for (const slot of this.slots.values()) if (slot.session === session && slot.type && matches(slot.type)) return true;
+    return false;
+  }
+
+  /** The ids of the entries of `session`'s slots whose resolved type `matches`. */
+  entryIdsOf(session: ContextSession, matches: (type: ResourceType) => boolean): string[] {
+    const ids: string[] = [];
+    for (const slot of this.slots.values()) {
+      if (slot.session !== session || !slot.type || !matches(slot.type)) continue;
+      ids.push(...slot.entries.keys());
+    }
+    return ids;
+  }
+
+  /** Stops a slot's resolution and entries and forgets it. */
+  private async removeSlot(slot: ResourceSlot, reason: string): Promise<void> {
+    slot.resolving?.abort();
+    slot.resolving = undefined;
+    this.slots.delete(slot.key);
+    await Promise.all([...slot.entries.values()].map((rec) => this.discardInformer(rec, reason)));
+    slot.entries.clear();
+  }
+
+  /**
+   * Makes a slot's entries match the configuration: one per namespace (one '' entry for a
+   * cluster-scoped type or all namespaces); each with a running informer built from the current
+   * options once the type is known.
+   */
+  private async reconcileSlot(slot: ResourceSlot): Promise<void> {
+    const config = this.host.config();
+    const namespaced = slot.type ? slot.type.namespaced : true;
+    const wanted = namespaced && config.namespaces.length > 0 ? config.namespaces : [''];
+    const optionsKey = informerOptionsKey(config);
+    const stale: Promise<void>[] = [];
+    for (const rec of [...slot.entries.values()]) {
+      if (wanted.includes(rec.namespace)) {
+        if (rec.informer && rec.optionsKey !== optionsKey) {
+          // Logged like any restart, so the log says why the watch starts over.
+          const event = { type: 'restart' as const, reason: 'restart requested by a settings change (selectors or timeouts)', at: this.host.clock.now() };
+          this.host.lifecycle(rec.id, event);
+          stale.push(this.discardInformer(rec, 'selectors or timeouts changed'));
+        }
+        continue;
+      }
+      slot.entries.delete(rec.id);
+      stale.push(this.discardInformer(rec, `namespace ${rec.namespace || '(all)'} no longer configured`));
+    }
+    await Promise.all(stale);
+    for (const namespace of wanted) {
+      const id = entryId(slot.spec, slot.resource, namespace);
+      let rec = slot.entries.get(id);
+      if (!rec) {
+        rec = { id, slot, namespace, serial: 0, subscriptions: [] };
+        slot.entries.set(id, rec);
+      }
+      if (!rec.informer && slot.type && slot.session.transport && this.host.running()) this.startInformer(rec, optionsKey);
+    }
+  }
+
+  private startInformer(rec: EntryRecord, optionsKey: string): void {
+    const { slot } = rec;
+    const type = slot.type;
+    const transport = slot.session.transport;
+    if (!type || !transport) return;
+    const config = this.host.config();
+    const extra = this.host.options.informerOptions ?? {};
+    const informer = new Informer({
+      ...extra,
+      transport,
+      type,
+      namespace: rec.namespace || undefined,
+      labelSelector: config.labelSelector,
+      fieldSelector: config.fieldSelector,
+      timeoutSeconds: config.timeoutSeconds,
+      streamingList: config.streamingList ?? extra.streamingList,
+      streamingListMemory: slot.session.streamingListMemory,
+      backoff: config.maxBackoffMs ? { ...extra.backoff, maxMs: config.maxBackoffMs } : extra.backoff,
+      clock: this.host.clock,
+      name: labelOf(slot.session.contextName || slot.spec, resourceTypeName(type), rec.namespace),
+    });
+    const id = rec.id;
+    rec.subscriptions = [
+      informer.addHandler({
+        name: 'watch manager',
+        onAdd: (obj) => this.host.dispatch(id, (h) => h.onAdd?.(id, obj)),
+        onUpdate: (oldObj, newObj) => this.host.dispatch(id, (h) => h.onUpdate?.(id, oldObj, newObj)),
+        onDelete: (obj, unknown) => this.host.dispatch(id, (h) => h.onDelete?.(id, obj, unknown)),
+      }),
+      informer.onLifecycle((event) => this.host.lifecycle(id, event)),
+      informer.onStateChange(() => this.host.publish()),
+    ];
+    rec.informer = informer;
+    rec.optionsKey = optionsKey;
+    rec.serial = ++this.serial;
+    informer.start();
+  }
+
+  /** Stops an entry's informer, then reports its objects removed. The entry itself stays. */
+  private async discardInformer(rec: EntryRecord, reason: string): Promise<void> {
+    const informer = rec.informer;
+    if (!informer) return;
+    rec.informer = undefined;
+    rec.optionsKey = undefined;
+    await informer.stop();
+    for (const s of rec.subscriptions) s.dispose();
+    rec.subscriptions = [];
+    const objects = informer.list();
+    informer.store.clear();
+    if (objects.length > 0) this.host.removed({ entryId: rec.id, objects, reason });
+  }
+
+  /** (Re)starts resolving a slot's type on its session; the result is applied through the queue. */
+  startResolution(slot: ResourceSlot): void {
+    slot.resolving?.abort();
+    slot.resolving = undefined;
+    const transport = slot.session.transport;
+    if (!transport || !this.host.running()) return;
+    const ctl = new AbortController();
+    slot.resolving = ctl;
+    slot.wait = undefined;
+    slot.since = this.host.clock.now();
+    const informerOptions = this.host.options.informerOptions;
+    const maxMs = this.host.config().maxBackoffMs ?? informerOptions?.backoff?.maxMs;
+    resolveWithRetry(transport, slot.resource, {
+      clock: this.host.clock,
+      signal: ctl.signal,
+      backoff: { ...informerOptions?.backoff, ...(maxMs ? { maxMs } : {}) },
+      attemptTimeoutMs: informerOptions?.requestTimeoutMs,
+      onWaiting: (wait) => {
+        if (slot.resolving !== ctl) return;
+        this.resolutionWaiting(slot, wait);
+      },
+    }).then(
+      (type) =>
+        this.host.enqueue(async () => {
+          if (slot.resolving !== ctl || this.slots.get(slot.key) !== slot || !this.host.running()) return;
+          slot.resolving = undefined;
+          slot.wait = undefined;
+          slot.type = type;
+          await this.reconcileSlot(slot);
+          this.host.resolved(slot.session);
+          this.host.publish();
+        }),
+      () => undefined, // only an abort ends the loop without a type: a newer resolution or a stop owns the slot
+    );
+  }
+
+  private resolutionWaiting(slot: ResourceSlot, wait: ResolutionWait): void {
+    const at = this.host.clock.now();
+    const state = resolutionWaitState(wait, at);
+    const events = resolutionWaitEvents(wait, at);
+    slot.wait = { state, message: wait.reason, kind: wait.error instanceof UnknownResourceError ? 'unknown-resource' : 'discovery' };
+    for (const rec of slot.entries.values()) for (const event of events) this.host.lifecycle(rec.id, event);
+    this.host.publish();
+  }
+}

@@ -16,7 +16,12 @@ export interface HttpResponse {
   resume(): void;
 }
 
-/** An HTTP/2 response: its headers, and the stream as the body. */
+/**
+ * An HTTP/2 response: its headers, and the stream as the body. The body waits for its reader:
+ * the stream is paused until a 'data' listener comes (the session pool's read-idle tracker
+ * listens from the start, which alone would let the body flow past a reader that attaches
+ * later, for example after a slow credential refresh on a 401).
+ */
 export class H2Response implements HttpResponse {
   readonly statusCode: number | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -31,6 +36,7 @@ export class H2Response implements HttpResponse {
     this.headers = headers;
     // Registered before any reader's, so `complete` is true when their 'end' and 'close' run.
     stream.once('end', () => (this.ended = true));
+    stream.pause();
   }
 
   get complete(): boolean {
@@ -40,6 +46,7 @@ export class H2Response implements HttpResponse {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see HttpResponse.on
   on(event: 'data' | 'end' | 'error' | 'close', listener: (...args: any[]) => void): this {
     this.stream.on(event, listener);
+    if (event === 'data') this.stream.resume();
     return this;
   }
 

@@ -1,9 +1,15 @@
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
-import type { Clock } from '../../base/clock';
+import { systemClock, type Clock } from '../../base/clock';
+import { cloudCommandTokenSource } from './cloud-command-token';
 import type { CredentialProvider, Credentials } from './credentials';
-import { ExecCredentials, execConfigOf } from './exec-credentials';
+import { ExecCredentials, execConfigOf, withoutExec } from './exec-credentials';
 import { KubeConfigCredentials } from './kubeconfig-credentials';
+import { currentUser, stableUserView } from './kubeconfig-user';
+import { oidcTokenSource } from './oidc/oidc-token-source';
+import { TokenCredentials } from './token-credentials';
+import { tokenFileSource } from './token-file';
+import type { TokenSource } from './token-source';
 
 export interface CredentialRegistryOptions {
   clock?: Clock;
@@ -63,17 +69,48 @@ export class CredentialRegistry {
   }
 }
 
-/** An exec user gets the project's runner; every other user keeps client-node's handling. */
+/**
+ * The provider for the current user of `kc`: the project's runner for exec plugins; token
+ * sources for token files, OIDC and the cloud `cmd-path` auth providers; client-node's static
+ * handling (tokens, client certificates) for everything else.
+ */
 export function createCredentialProvider(kc: KubeConfig, options: CredentialRegistryOptions = {}): CredentialProvider {
   const exec = execConfigOf(kc);
-  return exec ? new ExecCredentials(exec, kc, options) : new KubeConfigCredentials(kc);
+  if (exec) return new ExecCredentials(exec, kc, options);
+  const source = tokenSourceFor(kc, options);
+  return source ? new TokenCredentials(new KubeConfigCredentials(withoutExec(kc)), source) : new KubeConfigCredentials(kc);
 }
 
-/** Identifies a user and cluster by their whole configuration; a digest, so no secret is kept as a key. */
+/** A token source for the current user's auth provider or token file, or undefined when it has neither. */
+function tokenSourceFor(kc: KubeConfig, options: CredentialRegistryOptions): TokenSource | undefined {
+  const clock = options.clock ?? systemClock;
+  const user = currentUser(kc);
+  if (!user) return undefined;
+  const provider = user.authProvider as { name?: string; config?: Record<string, string> } | undefined | null;
+  if (provider?.name === 'oidc' && provider.config) return oidcTokenSource(user, provider.config, { clock });
+  if ((provider?.name === 'gcp' || provider?.name === 'azure') && provider.config) return cloudCommandTokenSource(provider.name, provider.config, { clock, env: options.env });
+  // client-node's in-cluster configuration names the service account token this way.
+  const file = user.tokenFile ?? (provider?.name === 'tokenFile' ? provider.config?.tokenFile : undefined);
+  if (file) return tokenFileSource(file, clock, user.token || undefined);
+  return undefined;
+}
+
+/**
+ * Identifies a user and cluster by their configuration, leaving out the tokens an auth provider
+ * rotates (so a refresh written back to the kubeconfig keeps the same provider); a digest, so
+ * no secret is kept as a key.
+ */
 function userKey(kc: KubeConfig): string {
-  const user = kc.getCurrentUser();
+  const user = currentUser(kc);
   const cluster = kc.getCurrentCluster();
   return createHash('sha256')
-    .update(JSON.stringify({ user, cluster: cluster && { server: cluster.server, caData: cluster.caData, caFile: cluster.caFile, skip: cluster.skipTLSVerify, sni: cluster.tlsServerName } }))
+    .update(
+      JSON.stringify({
+        name: user?.name,
+        definedIn: user?.definedIn,
+        user: stableUserView(user),
+        cluster: cluster && { server: cluster.server, caData: cluster.caData, caFile: cluster.caFile, skip: cluster.skipTLSVerify, sni: cluster.tlsServerName },
+      }),
+    )
     .digest('hex');
 }

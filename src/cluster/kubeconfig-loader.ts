@@ -208,11 +208,12 @@ function parseFile(file: string): KubeConfig {
 }
 
 /**
- * Takes every user's `token-file` out of a parsed kubeconfig before client-node sees it (which
- * would read it at once, relative to the working directory, untrimmed, and fail the whole file
- * when any user's token file is unreadable). The paths come back absolute, resolved against the
- * kubeconfig's directory as kubectl resolves them; the credentials read them when a context in
- * use needs them, and again as they rotate.
+ * Takes every user's token file out of a parsed kubeconfig: `tokenFile` as kubectl spells it
+ * (which client-node ignores) and `token-file` as client-node spells it (which it reads at once,
+ * relative to the working directory, untrimmed, failing the whole file when any user's token
+ * file is unreadable). The paths come back absolute, resolved against the kubeconfig's
+ * directory as kubectl resolves them; the credentials read them when a context in use needs
+ * them, and again as they rotate. kubectl's spelling wins when both are there.
  */
 function takeTokenFiles(doc: object, dir: string): Map<string, string> {
   const found = new Map<string, string>();
@@ -220,10 +221,11 @@ function takeTokenFiles(doc: object, dir: string): Map<string, string> {
   if (!Array.isArray(users)) return found;
   for (const entry of users as { name?: unknown; user?: Record<string, unknown> }[]) {
     const user = entry?.user;
-    if (!user || typeof user !== 'object' || !('token-file' in user)) continue;
-    const file = user['token-file'];
+    if (!user || typeof user !== 'object') continue;
+    const file = [user.tokenFile, user['token-file']].find((f): f is string => typeof f === 'string' && f.trim() !== '');
+    delete user.tokenFile;
     delete user['token-file'];
-    if (typeof entry.name === 'string' && typeof file === 'string' && file.trim()) found.set(entry.name, path.resolve(dir, file.trim()));
+    if (typeof entry.name === 'string' && file) found.set(entry.name, path.resolve(dir, file.trim()));
   }
   return found;
 }

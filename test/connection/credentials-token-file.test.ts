@@ -55,7 +55,7 @@ describe('token files that rotate (F41)', function () {
     const label = http2 ? 'HTTP/2' : 'HTTP/1.1';
     const protocol = http2 ? 'h2' : 'http/1.1';
 
-    it(`F41 (${label}) a relative token-file with a trailing newline is read from the kubeconfig's directory, trimmed; a rotation is picked up a minute later without a 401, and at once on a 401; a file missing mid-rotation keeps the last token`, async () => {
+    it(`F41 (${label}) a relative tokenFile (kubectl's spelling) with a trailing newline is read from the kubeconfig's directory, trimmed; a rotation is picked up a minute later without a 401, and at once on a 401; a file missing mid-rotation keeps the last token`, async () => {
       const server = await FakeApiServer.start({ http2, token: 'token-1' });
       cleanups.push(() => server.close());
       const dir = tempDir();
@@ -63,7 +63,7 @@ describe('token files that rotate (F41)', function () {
       const tokenPath = path.join(dir, 'secrets', 'token');
       fs.writeFileSync(tokenPath, 'token-1\n');
       const config = path.join(dir, 'config');
-      fs.writeFileSync(config, kubeconfig(server, { vault: ['token-file: secrets/token'] }));
+      fs.writeFileSync(config, kubeconfig(server, { vault: ['tokenFile: secrets/token'] }));
       assert.notEqual(path.resolve(process.cwd()), dir, 'the working directory is elsewhere');
 
       const { kc } = loadKubeConfig({ path: config });
@@ -102,7 +102,7 @@ describe('token files that rotate (F41)', function () {
       assert.ok(server.requests.every((r) => r.protocol === protocol));
     });
 
-    it(`F41 (${label}) an unreadable token file of a user that no context in use names breaks nothing; the context that uses one says which file cannot be read, and recovers once it can`, async () => {
+    it(`F41 (${label}) an unreadable token file (client-node's spelling, token-file) of a user that no context in use names breaks nothing; the context that uses one says which file cannot be read, and recovers once it can`, async () => {
       const server = await FakeApiServer.start({ http2, token: 'good-token' });
       cleanups.push(() => server.close());
       const dir = tempDir();

@@ -6,11 +6,12 @@ import type { KubeConfig, User } from '@kubernetes/client-node';
 
 /**
  * Fields the kubeconfig loader adds to a client-node `User` (client-node drops or mishandles
- * them: it reads `token-file` once, at load, relative to the working directory, and rejects the
- * whole kubeconfig when any user's file is unreadable).
+ * them: it ignores kubectl's `tokenFile`, reads its own spelling `token-file` once, at load,
+ * relative to the working directory, and rejects the whole kubeconfig when any user's file is
+ * unreadable).
  */
 export interface KubeconfigUserSource {
-  /** `token-file`, made absolute against the directory of the file that defined the user; read only when used. */
+  /** `tokenFile` (or client-node's `token-file`), made absolute against the directory of the file that defined the user; read only when used. */
   tokenFile?: string;
   /**
    * The kubeconfig file (absolute) that defined the user: one the user named (the setting,

@@ -225,6 +225,35 @@ describe('auth-provider credentials (F44)', function () {
     });
   }
 
+  it('F44 one OIDC user on two clusters whose id-token expired: one refresh for both clusters\' informers, the refresh token spent once', async () => {
+    const clock = acceleratedClock(SCALE, seededRandom(14));
+    const east = await FakeApiServer.start({ token: 'nothing-yet' });
+    cleanups.push(() => east.close());
+    const west = await FakeApiServer.start({ token: 'nothing-yet' });
+    cleanups.push(() => west.close());
+    const provider = await OidcProvider.start({ clock, clientSecret: 's3cret', onIssue: (t) => (east.setToken(t), west.setToken(t)) });
+    cleanups.push(() => provider.close());
+    provider.delayMs = 200;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-oidc-2-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const config = path.join(dir, 'config');
+    // The cluster of the generated kubeconfig is east; west is added beside it with a context of its own.
+    const text = kubeconfig(east, provider, unsignedJwt(clock.now() - 60_000), provider.liveRefreshToken)
+      .replace('clusters:\n', `clusters:\n- cluster:\n    certificate-authority-data: ${b64(west.caPem)}\n    server: ${west.url}\n  name: west\n`)
+      .replace('contexts:\n', 'contexts:\n- context:\n    cluster: west\n    user: alice\n  name: ctx-west\n');
+    fs.writeFileSync(config, text);
+    const m = new WatchManager({ contexts: ['ctx-a', 'ctx-west'], resources: ['configmaps'], namespaces: NAMESPACES.slice(0, 5), kubeconfigPath: config }, { clock, kubeconfigDebounceMs: 20 });
+    cleanups.push(() => m.stop());
+    await m.start();
+    await until(
+      () => m.entries().length === 10 && m.entries().every((e) => e.state.phase === 'watching' && e.state.synced),
+      () => JSON.stringify(m.entries().map((e) => [e.id, e.state.phase, e.error])),
+    );
+    assert.equal(provider.refreshes.length, 1, 'one refresh for the user on both clusters');
+    assert.deepEqual(provider.reuses, []);
+    assert.ok(east.requests.some((r) => r.status === 200) && west.requests.some((r) => r.status === 200));
+  });
+
   it('F44 a kubeconfig that cannot be written now (another writer holds its lock) keeps the refreshed tokens in memory: watching goes on, the file is left alone', async () => {
     const clock = acceleratedClock(SCALE, seededRandom(12));
     const server = await FakeApiServer.start({ token: 'nothing-yet' });

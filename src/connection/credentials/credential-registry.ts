@@ -25,11 +25,14 @@ interface Shared {
 /**
  * Credential providers shared per kubeconfig user (towards one cluster): every context and
  * informer on the same user and cluster gets a lease on one provider, so an exec plugin runs
- * once for all of them. Invariant: a provider is disposed (its plugin killed) when its last
- * lease is disposed, and every provider when the registry is.
+ * once for all of them. Token sources (token files, OIDC, cloud commands) are shared per user
+ * across clusters too: one OIDC login used for several clusters refreshes once, and never
+ * spends its refresh token twice. Invariant: a provider or source is disposed (its plugin
+ * killed, its refresh ended) when its last lease is disposed, and every one when the registry is.
  */
 export class CredentialRegistry {
   private readonly shared = new Map<string, Shared>();
+  private readonly sources = new Map<string, { source: TokenSource; leases: number }>();
 
   constructor(private readonly options: CredentialRegistryOptions = {}) {}
 
@@ -38,7 +41,7 @@ export class CredentialRegistry {
     const key = userKey(kc);
     let entry = this.shared.get(key);
     if (!entry) {
-      entry = { provider: createCredentialProvider(kc, this.options), leases: 0 };
+      entry = { provider: createCredentialProvider(kc, this.options, (k) => this.acquireSource(k)), leases: 0 };
       this.shared.set(key, entry);
     }
     entry.leases++;
@@ -66,6 +69,35 @@ export class CredentialRegistry {
   dispose(): void {
     for (const e of this.shared.values()) e.provider.dispose();
     this.shared.clear();
+    for (const e of this.sources.values()) e.source.dispose();
+    this.sources.clear();
+  }
+
+  /** A lease on the token source of `kc`'s current user, shared by that user's providers on every cluster. */
+  private acquireSource(kc: KubeConfig): TokenSource | undefined {
+    const key = sourceKey(kc);
+    let entry = this.sources.get(key);
+    if (!entry) {
+      const source = tokenSourceFor(kc, this.options);
+      if (!source) return undefined;
+      entry = { source, leases: 0 };
+      this.sources.set(key, entry);
+    }
+    entry.leases++;
+    const e = entry;
+    let released = false;
+    return {
+      token: (signal) => e.source.token(signal),
+      refresh: (used, signal) => e.source.refresh(used, signal),
+      dispose: () => {
+        if (released) return;
+        released = true;
+        if (--e.leases === 0 && this.sources.get(key) === e) {
+          this.sources.delete(key);
+          e.source.dispose();
+        }
+      },
+    };
   }
 }
 
@@ -74,10 +106,14 @@ export class CredentialRegistry {
  * sources for token files, OIDC and the cloud `cmd-path` auth providers; client-node's static
  * handling (tokens, client certificates) for everything else.
  */
-export function createCredentialProvider(kc: KubeConfig, options: CredentialRegistryOptions = {}): CredentialProvider {
+export function createCredentialProvider(
+  kc: KubeConfig,
+  options: CredentialRegistryOptions = {},
+  sourceFor: (kc: KubeConfig) => TokenSource | undefined = (k) => tokenSourceFor(k, options),
+): CredentialProvider {
   const exec = execConfigOf(kc);
   if (exec) return new ExecCredentials(exec, kc, options);
-  const source = tokenSourceFor(kc, options);
+  const source = sourceFor(kc);
   return source ? new TokenCredentials(new KubeConfigCredentials(withoutExec(kc)), source) : new KubeConfigCredentials(kc);
 }
 
@@ -93,6 +129,14 @@ function tokenSourceFor(kc: KubeConfig, options: CredentialRegistryOptions): Tok
   const file = user.tokenFile ?? (provider?.name === 'tokenFile' ? provider.config?.tokenFile : undefined);
   if (file) return tokenFileSource(file, clock, user.token || undefined);
   return undefined;
+}
+
+/** Identifies a user (whatever the cluster) by its configuration without rotating tokens; a digest. */
+function sourceKey(kc: KubeConfig): string {
+  const user = currentUser(kc);
+  return createHash('sha256')
+    .update(JSON.stringify({ name: user?.name, definedIn: user?.definedIn, user: stableUserView(user) }))
+    .digest('hex');
 }
 
 /**

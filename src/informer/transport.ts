@@ -30,6 +30,27 @@ export interface WatchCallbacks {
   onData(): void;
 }
 
+/** The body types a write may carry. */
+export type WriteContentType =
+  | 'application/json'
+  | 'application/merge-patch+json'
+  | 'application/strategic-merge-patch+json'
+  | 'application/json-patch+json'
+  | 'application/apply-patch+yaml';
+
+/** A request that changes something on the server, answered with one JSON body. */
+export interface WriteRequest {
+  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** e.g. /apis/apps/v1/namespaces/shop/deployments/web/scale */
+  path: string;
+  /** dryRun=All, fieldManager=kube-watch, force=true, gracePeriodSeconds, propagationPolicy, ... */
+  query?: Record<string, string>;
+  /** The body as sent (JSON text, or YAML for apply patches). */
+  body?: string;
+  /** Default `application/json` when there is a body. */
+  contentType?: WriteContentType;
+}
+
 /**
  * How the engine talks to one cluster. A transport owns its connections: `dispose()` closes
  * every socket it opened. Implementations reject with ApiError (the server said no),
@@ -63,6 +84,15 @@ export interface KubeTransport {
    * when the 200 headers arrive.
    */
   stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void>;
+
+  /**
+   * Optional: a write. Resolves with the parsed 2xx body; rejects with ApiError (the server's
+   * Status: code, reason, message, details.causes) for any other answer, TransportError or
+   * AbortedError as the rest. Same credentials (401 refreshed once), TLS identity, proxy route,
+   * connections and reachability as the reads, with a deadline; never retried by itself (a write
+   * is not idempotent: the caller decides). Never logs its body or a credential.
+   */
+  write?<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T>;
   dispose(): void;
 }
 

@@ -8,7 +8,8 @@ import type { EntryErrorKind } from './watch-entry';
  * session, then holds one entry per namespace (a single '' entry for a cluster-scoped type or
  * when all namespaces are watched).
  * Invariants: `type` is only set while `session` is the session it was resolved on; at most one
- * resolution runs at a time (`resolving`); `wait` describes the last failed resolution attempt.
+ * resolution runs at a time (`resolving`), and at most one recheck of a resolved type
+ * (`rechecking`); `wait` describes the last failed resolution attempt.
  */
 export interface ResourceSlot {
   readonly key: string;
@@ -17,6 +18,8 @@ export interface ResourceSlot {
   session: ContextSession;
   type?: ResourceType;
   resolving?: AbortController;
+  /** Set while discovery is asked again about the resolved type (after a 404, a CRD change or a Restart). */
+  rechecking?: AbortController;
   wait?: { state: InformerState; message: string; kind: Extract<EntryErrorKind, 'unknown-resource' | 'discovery'> };
   /** When resolution (re)started: the `since` of the connecting state shown meanwhile. */
   since: number;

@@ -93,15 +93,15 @@ export class H2SessionPool implements Disposable {
   }
 
   /**
-   * Opens a stream for a GET, or answers FALLBACK_HTTP1 when the server does not speak h2.
-   * The stream's slot is freed when it closes.
+   * Opens a stream for a GET (or a write with its `body`), or answers FALLBACK_HTTP1 when the
+   * server does not speak h2. The stream's slot is freed when it closes.
    */
-  async request(headers: http2.OutgoingHttpHeaders, signal?: AbortSignal): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
+  async request(headers: http2.OutgoingHttpHeaders, signal?: AbortSignal, body?: Buffer): Promise<http2.ClientHttp2Stream | typeof FALLBACK_HTTP1> {
     for (;;) {
       if (this.disposed) throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
       if (this.fallback) return FALLBACK_HTTP1;
       const free = this.sessions.find((s) => s.usable && s.active < s.maxStreams);
-      if (free) return this.open(free, headers);
+      if (free) return this.open(free, headers, body);
       if (!this.connecting) {
         const attempt: Promise<PooledSession | typeof FALLBACK_HTTP1> = this.connect().finally(() => {
           if (this.connecting === attempt) this.connecting = undefined;
@@ -165,8 +165,10 @@ export class H2SessionPool implements Disposable {
     }
   }
 
-  private open(s: PooledSession, headers: http2.OutgoingHttpHeaders): http2.ClientHttp2Stream {
-    const stream = s.session.request(headers, { endStream: true });
+  /** Opens a stream and sends `body` (a write's), or ends the request side at once (a GET). */
+  private open(s: PooledSession, headers: http2.OutgoingHttpHeaders, body?: Buffer): http2.ClientHttp2Stream {
+    const stream = s.session.request(headers, { endStream: body === undefined });
+    if (body !== undefined) stream.end(body);
     s.active++;
     s.idleTimer?.cancel();
     s.idleTimer = undefined;

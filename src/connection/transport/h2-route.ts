@@ -12,6 +12,7 @@ import type { ProxyRoute } from '../proxy/proxy-route';
 import type { ClusterReachability } from '../reachability/cluster-reachability';
 import type { ClusterLease } from '../registry/cluster-registry';
 import { abortReason, toTransportError } from './body-readers';
+import type { OutgoingWrite } from './write-request';
 
 export interface H2RouteOptions {
   /** false: never HTTP/2. */
@@ -108,9 +109,9 @@ export class H2Route {
     return pool;
   }
 
-  /** Sends the GET on an HTTP/2 stream; undefined when the server does not speak h2. */
-  async send(pool: H2SessionPool, url: URL, requestHeaders: Record<string, string>, signal: AbortSignal): Promise<HttpResponse | undefined> {
-    const headers: Record<string, string> = { ':method': 'GET', ':path': `${url.pathname}${url.search}` };
+  /** Sends the GET (or `write`, with its body) on an HTTP/2 stream; undefined when the server does not speak h2. */
+  async send(pool: H2SessionPool, url: URL, requestHeaders: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse | undefined> {
+    const headers: Record<string, string> = { ':method': write?.method ?? 'GET', ':path': `${url.pathname}${url.search}` };
     for (const [k, v] of Object.entries(requestHeaders)) {
       const name = k.toLowerCase();
       if (HOP_BY_HOP.has(name)) continue;
@@ -118,7 +119,7 @@ export class H2Route {
     }
     let stream;
     try {
-      stream = await pool.request(headers, signal);
+      stream = await pool.request(headers, signal, write?.body);
     } catch (err) {
       if (!signal.aborted) this.reachability.reportFailure();
       throw signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err as Error);

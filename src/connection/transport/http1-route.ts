@@ -12,6 +12,7 @@ import { openConnectTunnel, type ProxyConnectOptions } from '../proxy/connect-tu
 import type { ProxyRoute } from '../proxy/proxy-route';
 import type { ClusterReachability } from '../reachability/cluster-reachability';
 import { abortReason, toTransportError } from './body-readers';
+import type { OutgoingWrite } from './write-request';
 
 /**
  * The HTTP/1.1 route of a transport: one keep-alive agent per TLS identity (`tlsKey`), so a
@@ -34,9 +35,9 @@ export class Http1Route {
     private readonly isDisposed: () => boolean,
   ) {}
 
-  /** Sends the GET over HTTP/1.1; resolves once the response headers arrive. */
-  async send(url: URL, headers: Record<string, string>, creds: Credentials, signal: AbortSignal): Promise<HttpResponse> {
-    const options: https.RequestOptions = { method: 'GET', headers };
+  /** Sends the GET (or `write`, with its body) over HTTP/1.1; resolves once the response headers arrive. */
+  async send(url: URL, headers: Record<string, string>, creds: Credentials, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
+    const options: https.RequestOptions = { method: write?.method ?? 'GET', headers };
     options.agent = await this.agentFor(creds);
     if (this.isDisposed()) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
@@ -58,7 +59,7 @@ export class Http1Route {
         if (!signal.aborted) this.reachability.reportFailure();
         reject(signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err));
       });
-      req.end();
+      req.end(write?.body);
     });
   }
 

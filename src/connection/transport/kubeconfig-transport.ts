@@ -15,6 +15,7 @@ import { ApiCalls } from './api-calls';
 import { H2Route } from './h2-route';
 import { Http1Route } from './http1-route';
 import { RequestOpener } from './request';
+import { sendWrite, type WriteRequest } from './write-request';
 
 /** How a KubeConfigTransport connects; every option has a default. */
 export interface KubeConfigTransportOptions {
@@ -154,6 +155,11 @@ export class KubeConfigTransport implements KubeTransport {
 
   stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {
     return this.calls.stream(path, query, signal, onChunk, onOpen);
+  }
+
+  /** A write (write-request.ts): sent once, on the same route and credentials as the reads, with a deadline. */
+  write<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T> {
+    return sendWrite<T>((path, query, s, out) => this.requests.open(path, query, s, out), request, signal, this.options.clock ?? systemClock, this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   }
 
   dispose(): void {

@@ -5,10 +5,12 @@ import type { HttpResponse } from '../h2/h2-response';
 import { abortReason } from './body-readers';
 import type { H2Route } from './h2-route';
 import type { Http1Route } from './http1-route';
+import type { OutgoingWrite } from './write-request';
 
 /**
- * One GET to the cluster, from its path to its response headers: the credentials, the route
- * (HTTP/2 where the server speaks it, else HTTP/1.1), and the 401 that refreshes credentials.
+ * One request to the cluster (a GET, or a write with its body), from its path to its response
+ * headers: the credentials, the route (HTTP/2 where the server speaks it, else HTTP/1.1), and
+ * the 401 that refreshes credentials (a write is sent again then: the server did nothing with it).
  */
 export class RequestOpener {
   constructor(
@@ -20,22 +22,22 @@ export class RequestOpener {
   ) {}
 
   /**
-   * Sends a GET and resolves with the response once its headers arrive. A 401 refreshes the
+   * Sends a GET (or `write`) and resolves with the response once its headers arrive. A 401 refreshes the
    * credentials (once per user, shared) and retries at once when they changed; a 401 with fresh
    * credentials is returned as it is (the caller reports `unauthorized`).
    */
-  async open(path: string, query: Record<string, string>, signal: AbortSignal): Promise<HttpResponse> {
+  async open(path: string, query: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
     if (this.isDisposed()) throw new AbortedError('transport disposed');
     if (signal.aborted) throw new AbortedError(abortReason(signal));
     const url = this.urlOf(path, query);
 
     const used = await this.currentCredentials(signal);
-    const res = await this.send(url, used, signal);
+    const res = await this.send(url, used, signal, write);
     if (res.statusCode !== 401) return res;
     const fresh = await this.refreshedCredentials(used, signal);
     if (fresh.generation <= used.generation) return res;
     res.resume();
-    return this.send(url, fresh, signal);
+    return this.send(url, fresh, signal, write);
   }
 
   /** The server's URL for `path` and `query` (empty values left out). */
@@ -63,15 +65,15 @@ export class RequestOpener {
     }
   }
 
-  private async send(url: URL, creds: Credentials, signal: AbortSignal): Promise<HttpResponse> {
+  private async send(url: URL, creds: Credentials, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
     if (signal.aborted) throw new AbortedError(abortReason(signal));
-    const headers: Record<string, string> = { Accept: 'application/json', ...creds.headers };
+    const headers: Record<string, string> = { Accept: 'application/json', ...write?.headers, ...creds.headers };
     const pool = this.h2.poolFor(url, creds);
     if (pool) {
-      const res = await this.h2.send(pool, url, headers, signal);
+      const res = await this.h2.send(pool, url, headers, signal, write);
       if (res) return res;
     }
-    return this.http1.send(url, headers, creds, signal);
+    return this.http1.send(url, headers, creds, signal, write);
   }
 }
 

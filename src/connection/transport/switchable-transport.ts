@@ -1,5 +1,6 @@
 import type { Disposable } from '../../base';
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer';
+import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks, WriteRequest } from '../../informer';
+import { TransportError } from '../../base';
 
 /**
  * A transport that forwards to an inner transport which can be replaced, so that informers
@@ -46,6 +47,13 @@ export class SwitchableTransport implements KubeTransport {
 
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
+  }
+
+  /** The inner transport's write; one without writes refuses with a TransportError (ENOTSUP). */
+  async write<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T> {
+    const inner = this.inner;
+    if (!inner.write) throw new TransportError(`the connection to ${inner.server} cannot write`, 'ENOTSUP');
+    return inner.write<T>(request, signal);
   }
 
   /** Forwards to the inner transport current at subscription (a sleep subscribes anew each time). */

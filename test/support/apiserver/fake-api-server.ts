@@ -30,7 +30,7 @@ import type {
   ServerVersion,
 } from './types';
 import { ObjectStore, objectKey, type HistoryEvent } from './store';
-import { ResourceRegistry, qualifiedName } from './resources';
+import { ResourceRegistry, groupVersionOf, qualifiedName } from './resources';
 import { FaultRegistry } from './faults';
 import { ConnectionTracker } from './connections';
 import { parsePath, isTrue, type Route } from './router';
@@ -44,6 +44,10 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { WriteRoutes } from './writes';
+import { AccessPolicy } from './access-policy';
+import { registerActionWrites } from './action-writes';
+import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
 
@@ -78,6 +82,10 @@ export class FakeApiServer {
   private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
   /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
   readonly podLogs = new PodLogs();
+  /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
+  readonly writes: WriteRoutes;
+  /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
+  readonly access = new AccessPolicy();
   private port: number;
   private listening = false;
 
@@ -95,6 +103,8 @@ export class FakeApiServer {
     this.random = opts.random ?? Math.random;
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
+    this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
+    registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
@@ -169,8 +179,8 @@ export class FakeApiServer {
 
   /**
    * Stops serving a type's version, as when a CRD version is marked `served: false`: its objects
-   * stay in storage, open watches of it end, and every request for it gets the Go mux's
-   * plain-text 404 until `resumeServing`.
+   * stay in storage, open watches of it end, discovery no longer lists it, and every request for
+   * it gets the Go mux's plain-text 404 until `resumeServing`.
    */
   stopServing(resource: string): void {
     const name = qualifiedName(this.resolve(resource));
@@ -225,8 +235,12 @@ export class FakeApiServer {
     return withTypeMeta(def, stored);
   }
 
-  /** Replaces the object with the same namespace/name (no resourceVersion precondition); keeps uid. */
-  update(resource: string, obj: object): KubeObjectJson {
+  /**
+   * Replaces the object with the same namespace/name (no resourceVersion precondition); keeps uid.
+   * With `manager`, the fields it changed become that manager's in managedFields, as a
+   * controller's update would make them (field-manager.ts).
+   */
+  update(resource: string, obj: object, opts: { manager?: string } = {}): KubeObjectJson {
     const def = this.resolve(resource);
     const input = structuredClone(obj) as KubeObjectJson;
     if (!input.metadata?.name) throw new Error('update: metadata.name is required');
@@ -237,6 +251,7 @@ export class FakeApiServer {
     if (!prev) throw new Error(`update: ${q} "${key}" not found`);
     const rv = this.store.nextRv();
     const stored = prepareUpdate(def, prev, input, rv);
+    if (opts.manager) stored.metadata.managedFields = managedFieldsAfterUpdate(prev, { ...stored, metadata: { ...stored.metadata, managedFields: undefined } }, opts.manager, groupVersionOf(def));
     this.store.commit({ rv, resource: q, key, type: 'MODIFIED', object: stored, prev });
     return withTypeMeta(def, stored);
   }
@@ -466,6 +481,7 @@ export class FakeApiServer {
       return;
     }
 
+    if (this.access.refuse(req, res, route, record)) return;
     switch (route.kind) {
       case 'unknown':
         return sendPlainNotFound(res);
@@ -481,16 +497,19 @@ export class FakeApiServer {
 
   private serveDiscovery(req: http.IncomingMessage, res: http.ServerResponse, route: Extract<Route, { kind: 'discovery' }>, query: Record<string, string>): void {
     let doc: object | undefined;
+    // A version that is not served is not listed, as a real server leaves a CRD's `served: false` versions out.
+    const served = this.unserved.size === 0 ? this.registry : new ResourceRegistry(this.registry.all().filter((d) => !this.unserved.has(qualifiedName(d))));
     if (route.doc === 'api') doc = apiVersions(`127.0.0.1:${this.port}`);
-    else if (route.doc === 'apis') doc = apiGroupList(this.registry);
-    else if (route.doc === 'group') doc = apiGroup(this.registry, route.group!);
-    else doc = apiResourceList(this.registry, route.group!, route.version!);
+    else if (route.doc === 'apis') doc = apiGroupList(served);
+    else if (route.doc === 'group') doc = apiGroup(served, route.group!);
+    else doc = apiResourceList(served, route.group!, route.version!);
     if (!doc) return sendPlainNotFound(res);
     sendJson(req, res, query, 200, doc);
   }
 
   private serveResource(req: http.IncomingMessage, res: http.ServerResponse, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
     const { query } = record;
+    if (req.method !== 'GET') return this.writes.serve(req, res, route, record);
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);
     if (def && this.unserved.has(qualifiedName(def))) return sendPlainNotFound(res);

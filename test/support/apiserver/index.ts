@@ -23,3 +23,4 @@ export { encodeContinue, decodeContinue } from './continue-token';
 export { PodLogs, rfc3339Nano } from './pod-logs';
 export { ENDPOINT_SLICES, ENDPOINTS, EVENTS_V1 } from './resources';
 export type { HistoryEvent as ObjectChange } from './store';
+export type { WriteCall, WriteHandler, WriteServerParts } from './writes';

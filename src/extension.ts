@@ -13,6 +13,9 @@ import { registerObjectDocuments } from './vscode/object-documents';
 import { registerStaleDocumentBanner } from './vscode/stale-document-banner';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
 import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
+import { withForwardBands } from './port-forward';
+import { registerPortForwards, type PortForwardsRegistration } from './vscode/port-forward/port-forward-commands';
+import { registerShells, type ShellsRegistration } from './vscode/shell/shell-commands';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -24,6 +27,7 @@ import { registerWatchCommands } from './vscode/watch-commands';
  * and file watcher.
  */
 let running: WatchManager | undefined;
+let runningForwards: PortForwardsRegistration | undefined;
 
 /**
  * What activation returns: the live objects behind the UI, for the extension-host tests and for
@@ -42,16 +46,25 @@ export interface KubeWatchApi {
   readonly isPaused: () => boolean;
   /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
   readonly describe: DescribeRegistration;
+  /** Port-forwards: the set, and the listeners, streams, sockets, timers and watches they hold (all 0 once stopped). */
+  readonly portForwards: PortForwardsRegistration;
+  /** Open Shell / Run Command: exec sessions and terminals open now. */
+  readonly shells: ShellsRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const clock = systemClock;
   const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
   running = manager;
+  const portForwards = registerPortForwards(manager, clock, context.workspaceState, (line) => log.channel.info(line));
+  runningForwards = portForwards;
+  // A band per port-forward next to the watches' (forward-bands.ts).
+  const bands = withForwardBands(manager, portForwards.forwards);
   // Before anything starts the manager, so the recording begins with the first state.
-  const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
-  const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
+  const recorder = new HealthRecorder(bands, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
+  const health = registerHealthPanel(bands, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
+  const shells = registerShells(manager, clock);
   const tree = registerTreeView(manager, clock);
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
@@ -74,6 +87,9 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
 
   context.subscriptions.push(
     { dispose: () => manager.dispose() },
+    portForwards,
+    bands,
+    shells,
     recorder,
     health,
     log,
@@ -108,12 +124,14 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells };
 }
 
-/** Stops every watch and waits until no request, timer or file watcher is left. */
+/** Stops every watch and port-forward and waits until no request, timer, socket or file watcher is left. */
 export function deactivate(): Promise<void> | undefined {
   const manager = running;
+  const forwards = runningForwards;
   running = undefined;
-  return manager?.stop();
+  runningForwards = undefined;
+  return Promise.all([manager?.stop(), forwards?.shutdown()]).then(() => undefined);
 }

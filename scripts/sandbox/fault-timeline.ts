@@ -11,11 +11,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatedCluster } from './simulated-cluster';
+import { isStreamFault, runStreamFault, STREAM_FAULT_NAMES } from './stream-faults';
 
 export const FAULT_NAMES = ['drop', 'expire', 'recreate', 'outage', 'forbid'] as const;
 /** Faults of the pod log streams (Follow Logs): run only when typed, never on the timer. */
 export const LOG_FAULT_NAMES = ['logs-drop', 'logs-silence', 'logs-restart'] as const;
-export type FaultName = (typeof FAULT_NAMES)[number] | (typeof LOG_FAULT_NAMES)[number];
+export type FaultName = (typeof FAULT_NAMES)[number] | (typeof LOG_FAULT_NAMES)[number] | (typeof STREAM_FAULT_NAMES)[number];
 
 export interface FaultTimelineOptions {
   /** Wait after the first watch before the first fault; default 40 s. */
@@ -50,6 +51,8 @@ export class FaultTimeline {
   private loop: Promise<void> | undefined;
   /** Cleanups of a fault in progress (lift a 403, bring the server back), run by stop(). */
   private readonly pending = new Set<() => Promise<void> | void>();
+  /** Timers of a stream fault in progress (a replacement pod turning ready), cleared by stop(). */
+  private readonly streamTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly cluster: SimulatedCluster,
@@ -87,6 +90,7 @@ export class FaultTimeline {
 
   /** Runs the named fault now, unless another is running. */
   async trigger(name: string): Promise<void> {
+    if (isStreamFault(name)) return this.runFault({ name: name as FaultName, title: name, run: () => runStreamFault(name, this.cluster, this.o.announce, this.streamTimers) });
     const logFault = this.logFaults.find((f) => f.name === name);
     if (logFault) {
       if (this.cluster.openLogStreams === 0) {
@@ -98,7 +102,7 @@ export class FaultTimeline {
     }
     const fault = this.faults.find((f) => f.name === name);
     if (!fault) {
-      this.o.announce('info', `unknown fault "${name}"; type one of: ${[...FAULT_NAMES, ...LOG_FAULT_NAMES].join(', ')}`);
+      this.o.announce('info', `unknown fault "${name}"; type one of: ${[...FAULT_NAMES, ...LOG_FAULT_NAMES, ...STREAM_FAULT_NAMES].join(', ')}`);
       return;
     }
     if (this.cluster.server.openWatches() === 0 && !this.running) {
@@ -115,6 +119,8 @@ export class FaultTimeline {
   /** Stops the timer, undoes a fault in progress (lifts a 403, brings the server back). */
   async stop(): Promise<void> {
     this.abort.abort();
+    for (const t of this.streamTimers) clearTimeout(t);
+    this.streamTimers.clear();
     for (const cleanup of [...this.pending]) await cleanup();
     this.pending.clear();
     await this.loop;
@@ -144,7 +150,7 @@ export class FaultTimeline {
 
   private async runFault(fault: Fault): Promise<void> {
     if (this.running) {
-      this.o.announce('info', `"${fault.name}" must wait: the ${[...this.faults, ...this.logFaults].find((f) => f.name === this.running)!.title} is still going on`);
+      this.o.announce('info', `"${fault.name}" must wait: the ${[...this.faults, ...this.logFaults].find((f) => f.name === this.running)?.title ?? this.running} is still going on`);
       return;
     }
     this.running = fault.name;

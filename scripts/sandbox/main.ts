@@ -39,6 +39,7 @@ import {
   stopProcessGroup,
 } from '../vscode/code-server.mjs';
 import { FAULT_NAMES, FaultTimeline, LOG_FAULT_NAMES, clock } from './fault-timeline';
+import { STREAM_FAULT_NAMES } from './stream-faults';
 import { SimulatedCluster } from './simulated-cluster';
 
 const USAGE = `usage: npm start [-- OPTIONS]   (or: node --import tsx scripts/sandbox/main.ts [OPTIONS])
@@ -420,7 +421,7 @@ class Sandbox {
       lines.push('  a desktop VS Code: open this repository, Run and Debug › "Run Extension" (F5)');
       lines.push(`  the CLI:  npm run build && KUBECONFIG=${kubeconfig} node_modules/.bin/node dist/cli.js watch pods -A`);
     }
-    lines.push('', `Faults: ${this.o.faults ? 'on a timer once a client watches, each announced below' : 'off (--no-faults)'}; type ${FAULT_NAMES.join(' / ')} + Enter to run one now; while a log terminal follows a pod: ${LOG_FAULT_NAMES.join(' / ')}.`);
+    lines.push('', `Faults: ${this.o.faults ? 'on a timer once a client watches, each announced below' : 'off (--no-faults)'}; type ${FAULT_NAMES.join(' / ')} + Enter to run one now; while a log terminal follows a pod: ${LOG_FAULT_NAMES.join(' / ')}; while a port-forward or a shell runs: ${STREAM_FAULT_NAMES.join(' / ')}.`);
     lines.push('Ctrl-C stops everything.', rule);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -433,7 +434,7 @@ class Sandbox {
       const name = raw.trim().toLowerCase();
       if (!name || this.stopping) return;
       if (name === 'help' || name === '?') {
-        say(`faults: ${FAULT_NAMES.join(', ')}; log faults (while Follow Logs runs): ${LOG_FAULT_NAMES.join(', ')}; Ctrl-C stops everything`);
+        say(`faults: ${FAULT_NAMES.join(', ')}; log faults (while Follow Logs runs): ${LOG_FAULT_NAMES.join(', ')}; port-forward and shell faults: ${STREAM_FAULT_NAMES.join(', ')}; Ctrl-C stops everything`);
         return;
       }
       void this.timeline?.trigger(name);

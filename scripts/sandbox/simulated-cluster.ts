@@ -120,6 +120,8 @@ export interface PodOptions {
   /** The controller that owns the Pod (a ReplicaSet, a StatefulSet, a Job). */
   owner?: OwnerRef;
   image?: string;
+  /** The container's declared ports; the local API server serves each (an HTTP answer with the pod's name) for port-forwards. */
+  ports?: Array<{ containerPort: number; name?: string; protocol?: string }>;
 }
 
 export interface OwnerRef {
@@ -206,10 +208,10 @@ export class SimulatedCluster {
     this.server.create('configmaps', { metadata: { namespace: 'kube-system', name: 'coredns' }, data: { Corefile: '.:53 {\n    errors\n    health\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . /etc/resolv.conf\n    cache 30\n}\n' } });
 
     // shop (the browser tests expect only Running, ready Pods here)
-    this.createWorkload('shop', 'web', '7d9f8b6c4', ['2xkqp', 'q8m5z'], { image: 'registry.example.com/shop/web:2.4.1' });
+    this.createWorkload('shop', 'web', '7d9f8b6c4', ['2xkqp', 'q8m5z'], { image: 'registry.example.com/shop/web:2.4.1', ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }] });
     this.server.create('services', { metadata: { namespace: 'shop', name: 'web', labels: { app: 'web' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.12.7', selector: { app: 'web' }, ports: [{ port: 80 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'shop', name: 'web-config', labels: { app: 'web' } }, data: { LOG_LEVEL: 'info', FEATURE_CHECKOUT: 'on' } });
-    this.createWorkload('shop', 'api', '5c6b7f9d8', ['vt4wn'], { image: 'registry.example.com/shop/api:1.9.0' });
+    this.createWorkload('shop', 'api', '5c6b7f9d8', ['vt4wn'], { image: 'registry.example.com/shop/api:1.9.0', ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
     this.server.create('configmaps', { metadata: { namespace: 'shop', name: 'api-config', labels: { app: 'api' } }, data: { DB_POOL: '10' } });
     this.createEvent('shop', 'web-7d9f8b6c4-2xkqp', 'Pod', 'Scheduled', 'Successfully assigned shop/web-7d9f8b6c4-2xkqp to node-1');
     this.createEvent('shop', 'web-7d9f8b6c4-2xkqp', 'Pod', 'Started', 'Started container web');
@@ -221,7 +223,7 @@ export class SimulatedCluster {
     this.server.create('configmaps', { metadata: { namespace: 'monitoring', name: 'prometheus-config', labels: { app: 'prometheus' } }, data: { 'prometheus.yml': 'global:\n  scrape_interval: 30s\n' } });
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
-    this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'] });
+    this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
     this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
@@ -241,7 +243,7 @@ export class SimulatedCluster {
    * A Deployment with its ReplicaSet `<name>-<hash>` and one Pod per suffix, owned the way the
    * controllers own them; `crashing` suffixes are in CrashLoopBackOff, the others Running.
    */
-  createWorkload(namespace: string, name: string, hash: string, suffixes: string[], opts: { labels?: Record<string, string>; image?: string; crashing?: string[] } = {}): void {
+  createWorkload(namespace: string, name: string, hash: string, suffixes: string[], opts: { labels?: Record<string, string>; image?: string; crashing?: string[]; ports?: PodOptions['ports'] } = {}): void {
     const labels = opts.labels ?? { app: name };
     const replicas = suffixes.length;
     const available = suffixes.filter((s) => !opts.crashing?.includes(s)).length;
@@ -254,6 +256,7 @@ export class SimulatedCluster {
         labels: { ...labels, 'pod-template-hash': hash },
         owner: { kind: 'ReplicaSet', name: rsName, uid: rs.metadata.uid },
         image: opts.image,
+        ports: opts.ports,
         ...(crashing ? { phase: 'Running', waitingReason: 'CrashLoopBackOff', restarts: 6 } : {}),
       });
     }
@@ -468,7 +471,8 @@ export class SimulatedCluster {
     const labels = old?.metadata.labels ?? opts.labels;
     const owner = (old?.metadata.ownerReferences as OwnerRef[] | undefined)?.[0] ?? opts.owner;
     const image = ((old?.spec as { containers?: { image?: string }[] } | undefined)?.containers?.[0]?.image) ?? opts.image;
-    const created = this.createPod(namespace, name, { ...opts, labels, owner, image });
+    const ports = ((old?.spec as { containers?: { ports?: PodOptions['ports'] }[] } | undefined)?.containers?.[0]?.ports) ?? opts.ports;
+    const created = this.createPod(namespace, name, { ...opts, labels, owner, image, ports });
     this.createEvent(namespace, name, 'Pod', 'Scheduled', `Successfully assigned ${namespace}/${name} to node-1`);
     return { oldUid: old?.metadata.uid, newUid: created.metadata.uid };
   }
@@ -691,7 +695,7 @@ export function podObject(namespace: string, name: string, opts: PodOptions = {}
     spec: {
       nodeName: phase === 'Pending' ? undefined : 'node-1',
       restartPolicy: opts.owner?.kind === 'Job' ? 'Never' : 'Always',
-      containers: [{ name: 'main', image: opts.image ?? 'registry.example.com/app:1.0' }],
+      containers: [{ name: 'main', image: opts.image ?? 'registry.example.com/app:1.0', ...(opts.ports ? { ports: opts.ports } : {}) }],
     },
     status: {
       phase,

@@ -77,8 +77,8 @@ export function presentObject(obj: KubeObject, name: string, kind: string | unde
     description: describeRow(row),
     icon: { id: row.health.icon, color: toneColor(row.health.tone) },
     collapsible: 'none',
-    // 'object.pod' and 'object.workload' offer Follow Logs; every object row matches /^object/.
-    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : 'object',
+    // 'object.pod' and 'object.workload' offer Follow Logs, 'object.service' Port Forward; every object row matches /^object/.
+    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : kind === 'Service' ? 'object.service' : 'object',
   };
 }
 

@@ -44,6 +44,7 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { PodStreams } from './pod-streams';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
 import { registerActionWrites } from './action-writes';
@@ -82,6 +83,8 @@ export class FakeApiServer {
   private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
   /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
   readonly podLogs = new PodLogs();
+  /** Port-forward and exec (`pods/NAME/portforward`, `pods/NAME/exec` over WebSocket): pod-streams.ts. */
+  readonly podStreams: PodStreams;
   /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
   readonly writes: WriteRoutes;
   /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
@@ -121,6 +124,7 @@ export class FakeApiServer {
       this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     }
     this.connections.attach(this.server);
+    this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l), refusal: (a) => (this.access.decide(a).allowed ? undefined : this.access.forbidden(a)) });
   }
 
   /** Starts a server listening on 127.0.0.1. */

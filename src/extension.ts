@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { HealthRecorder } from './health';
-import { systemClock } from './base';
+import { CatchUpTracker, HealthRecorder } from './health';
+import { registerActions, type ActionsRegistration } from './vscode/actions';
+import { setTimeFormat, systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';
@@ -20,6 +21,9 @@ import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealt
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
+import { registerViewCommands } from './vscode/view-commands';
+import { registerFindObject } from './vscode/find-object';
+import { registerContextCommands } from './vscode/context-commands';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -50,9 +54,13 @@ export interface KubeWatchApi {
   readonly portForwards: PortForwardsRegistration;
   /** Open Shell / Run Command: exec sessions and terminals open now. */
   readonly shells: ShellsRegistration;
+  /** Actions on objects: the write journal (every write pending until the watch shows it) and the rows' actions. */
+  readonly actions: ActionsRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
+  // One time format everywhere: VS Code's display language, the machine's time zone.
+  setTimeFormat({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
   const clock = systemClock;
   const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
   running = manager;
@@ -65,7 +73,10 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const health = registerHealthPanel(bands, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
   const shells = registerShells(manager, clock);
-  const tree = registerTreeView(manager, clock);
+  // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
+  const catchUp = new CatchUpTracker(manager);
+  const actions = registerActions(manager, log, clock);
+  const tree = registerTreeView(manager, clock, { catchUp, decorator: actions.rows });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
@@ -74,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     viewRequests: (listener) => tree.model.onDidChange(listener),
     fallbackMs: 1000,
     scopeOf: (entries) => viewScope(manager.configuration, entries).lines,
+    catchUp: () => catchUp.current(),
   });
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
@@ -91,19 +103,26 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     bands,
     shells,
     recorder,
+    catchUp,
     health,
     log,
     statusBar,
     tree,
+    actions,
     history,
     logs,
     registerObjectDocuments(manager, clock),
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
+    registerViewCommands(manager, tree.resources),
+    registerFindObject(manager, tree.resources, tree.view),
+    registerContextCommands(manager),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {
+        // The tree keeps what it shows, drawn stale, while the manager stops.
+        tree.model.setPaused(true);
         await setPaused(true);
         await manager.stop();
       },
@@ -114,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
         // The subscription below still ends it on deactivation (it switches the same manager flag).
         manager.watchKubeconfigFiles();
         await manager.start();
+        tree.model.setPaused(false);
       },
     }),
     onDidChangeSettings(() => {
@@ -124,7 +144,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, actions };
 }
 
 /** Stops every watch and port-forward and waits until no request, timer, socket or file watcher is left. */

@@ -26,7 +26,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { ACTION_TYPES, ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { WorkloadController } from './workload-controller';
 import { EndpointSliceController } from './endpoint-slice-controller';
 import { PodLogWriter } from './pod-log-writer';
 
@@ -46,6 +47,12 @@ export const SERVED_TYPES = [
   'endpointslices.discovery.k8s.io',
   'widgets.example.com',
   'customresourcedefinitions.apiextensions.k8s.io',
+  'nodes',
+  'statefulsets.apps',
+  'daemonsets.apps',
+  'jobs.batch',
+  'cronjobs.batch',
+  'poddisruptionbudgets.policy',
 ] as const;
 
 /** The Widget type's definition, with the printer columns `kubectl get widgets` would show. */
@@ -143,6 +150,7 @@ export class SimulatedCluster {
   private stopped = false;
   private readonly logWriter: PodLogWriter;
   private readonly endpointSlices: EndpointSliceController;
+  private readonly workloads: WorkloadController;
 
   private constructor(
     readonly server: FakeApiServer,
@@ -153,6 +161,7 @@ export class SimulatedCluster {
   ) {
     this.logWriter = new PodLogWriter(server);
     this.endpointSlices = new EndpointSliceController(server);
+    this.workloads = new WorkloadController(server);
   }
 
   static async start(opts: SimulatedClusterOptions = {}): Promise<SimulatedCluster> {
@@ -172,6 +181,8 @@ export class SimulatedCluster {
     server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
     server.defineResource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd'] });
     server.defineResource(ENDPOINT_SLICES);
+    for (const def of ACTION_TYPES) if (def.resource !== 'replicasets') server.defineResource(def);
+    server.access.user = SANDBOX_USER;
     if (opts.seed ?? true) cluster.seed();
     cluster.endpointSlices.start();
     if ((opts.podLogEveryMs ?? 1000) > 0) cluster.logWriter.start(opts.podLogEveryMs ?? 1000);
@@ -237,6 +248,59 @@ export class SimulatedCluster {
     this.createPod('batch', 'db-migrate-29013780-ck2fd', { phase: 'Failed', labels: { 'job-name': 'db-migrate-29013780' }, owner: { kind: 'Job', name: 'db-migrate-29013780', apiVersion: 'batch/v1' }, image: 'registry.example.com/batch/migrate:0.7' });
     this.createEvent('batch', 'db-migrate-29013780-ck2fd', 'Pod', 'Failed', 'Error: container main exited with code 1', 'Warning');
     this.server.create('configmaps', { metadata: { namespace: 'batch', name: 'report-settings' }, data: { FORMAT: 'pdf', RECIPIENTS: 'finance@example.com' } });
+    this.seedForActions();
+  }
+
+  /**
+   * What the actions act on beyond Deployments and Pods: the two nodes (every Pod runs on
+   * node-1), the CronJob behind the nightly report, the StatefulSet of postgres-0 and a
+   * PodDisruptionBudget that keeps one web Pod of shop running through a drain.
+   */
+  private seedForActions(): void {
+    for (const name of ['node-1', 'node-2']) {
+      this.server.create('nodes', {
+        metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
+        spec: {},
+        status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }], capacity: { cpu: '4', memory: '16Gi', pods: '110' }, nodeInfo: { kubeletVersion: 'v1.34.9' } },
+      });
+    }
+    this.server.create('cronjobs.batch', {
+      metadata: { namespace: 'batch', name: 'nightly-report' },
+      spec: {
+        schedule: '40 3 * * *',
+        jobTemplate: { metadata: { labels: { app: 'report' } }, spec: { template: { metadata: { labels: { app: 'report' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'registry.example.com/batch/report:1.0' }] } } } },
+      },
+      status: { lastScheduleTime: new Date(Date.now() - 6 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    });
+    this.server.create('statefulsets.apps', {
+      metadata: { namespace: 'payments', name: 'postgres', labels: { app: 'postgres' } },
+      spec: { replicas: 1, serviceName: 'postgres', selector: { matchLabels: { app: 'postgres' } }, template: { metadata: { labels: { app: 'postgres' } }, spec: { containers: [{ name: 'main', image: 'postgres:16.3' }] } } },
+      status: { replicas: 1, readyReplicas: 1, currentReplicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+    });
+    this.server.create('poddisruptionbudgets.policy', { metadata: { namespace: 'shop', name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+  }
+
+  /**
+   * Starts the controllers that answer Kube Watch's actions (workload-controller.ts: Deployments,
+   * ReplicaSets, Jobs, the scheduler and the kubelet) and makes a deleted Pod's grace period last
+   * at most 3 s. Everything seeded stays as it is until something acts on it.
+   */
+  startControllers(): void {
+    this.server.deletes.podTerminationSeconds = 3;
+    this.workloads.start();
+  }
+
+  /**
+   * The sandbox user may only read (`read-only`: RBAC's 403 on every write, access reviews say
+   * no) or do everything again (`read-write`). Returns what to look for.
+   */
+  switchAccess(mode: 'read-only' | 'read-write'): string {
+    if (mode === 'read-only') {
+      this.server.access.readOnly();
+      return `read-only: the sandbox user may read but not write. Try an action: the server refuses it with 403, Kube Watch says which verb on which resource in words, and the menus stop offering writes (type read-write to undo)`;
+    }
+    this.server.access.allowAll();
+    return 'read-write: the sandbox user may do everything again (menus offer the writes once the access answers are asked again: a context switch, or after 5 minutes)';
   }
 
   /**
@@ -649,6 +713,7 @@ export class SimulatedCluster {
     this.stopChurn();
     this.logWriter.stop();
     this.endpointSlices.stop();
+    this.workloads.stop();
     await this.server.close();
     if (this.ownDir) fs.rmSync(this.ownDir, { recursive: true, force: true });
     this.log('stopped');

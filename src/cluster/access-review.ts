@@ -114,6 +114,12 @@ export class AccessReviewCache implements Disposable {
     return this.answers.get(accessKey(query))?.value;
   }
 
+  /** True when the answer known for `query` is older than the TTL (ask again with `can`); false when fresh or unknown. */
+  stale(query: AccessQuery): boolean {
+    const stored = this.answers.get(accessKey(query));
+    return stored !== undefined && this.clock.now() - stored.at >= this.ttlMs;
+  }
+
   /**
    * May the user do `query`? From the cache while the answer is younger than the TTL, else one
    * SelfSubjectAccessReview (shared with concurrent callers). Rejects only with AbortedError

@@ -1,7 +1,7 @@
 import type { Clock } from '../base';
 import { AccessReviewCache } from '../cluster/access-review';
 import { clusterKeyOf, contextFingerprint, type ContextFingerprint } from '../cluster/context-identity';
-import { KubeConfigError, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
+import { KubeConfigError, contextNamespace, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
 import { CredentialRegistry } from '../connection/credentials/credential-registry';
 import { SwitchableTransport } from '../connection/transport/switchable-transport';
 import type { TransportFactory } from '../connection/transport/transport-factory';
@@ -27,6 +27,8 @@ export interface ContextSession {
    * session: a context switch gets a new one; new credentials forget its answers.
    */
   readonly access?: AccessReviewCache;
+  /** The context's namespace in the kubeconfig (kubectl's default namespace), if it sets one. */
+  readonly namespace?: string;
   /** The kubeconfig user of the context, for the write journal; never a credential. */
   userName?: string;
   /** Where this cluster has no streaming list (WatchList); shared by the session's informers. */
@@ -152,7 +154,8 @@ export class SessionSet {
       const transport = new SwitchableTransport(this.o.transportFactory(target));
       const streamingListMemory = new StreamingListMemory(this.o.clock);
       const access = new AccessReviewCache(transport, { clock: this.o.clock });
-      this.install(spec, { spec, contextName: selected.contextName, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint });
+      const namespace = contextNamespace(files.kc, selected.contextName);
+      this.install(spec, { spec, contextName: selected.contextName, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint });
     } catch (err) {
       this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }

@@ -7,6 +7,7 @@ import { labelOf } from './labels';
 import type { WatchManagerOptions } from './manager-options';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
 import { CONFIRM_GONE_MS, recheckType, sameObjects, sameType, type RecheckTrigger, type TypeVerdict } from './type-recheck';
+import { SlotScoping } from './slot-scoping';
 import { informerOptionsKey, type WatchConfig } from './watch-config';
 import type { EntryHandler, ObjectsRemoved } from './watch-entry';
 
@@ -40,8 +41,12 @@ export interface SlotHost {
 export class SlotReconciler {
   private readonly slots = new Map<string, ResourceSlot>();
   private serial = 0;
+  /** Where each resolved type is watched, as the user's permissions allow. */
+  private readonly scoping: SlotScoping;
 
-  constructor(private readonly host: SlotHost) {}
+  constructor(private readonly host: SlotHost) {
+    this.scoping = new SlotScoping({ ...host, config: () => host.config(), running: () => host.running(), enqueue: (op) => host.enqueue(op), publish: () => host.publish(), lifecycle: (id, e) => host.lifecycle(id, e), decided: (slot) => this.reconcileSlot(slot) });
+  }
 
   values(): IterableIterator<ResourceSlot> {
     return this.slots.values();
@@ -101,6 +106,7 @@ export class SlotReconciler {
       slot.type = undefined;
       slot.wait = undefined;
       stopResolving(slot);
+      slot.scope = undefined;
       slot.since = this.host.clock.now();
       if (!session.problem) this.startResolution(slot);
     }
@@ -113,15 +119,25 @@ export class SlotReconciler {
     await Promise.all(slots.flatMap((slot) => [...slot.entries.values()].map((rec) => this.discardInformer(rec, reason))));
   }
 
-  /** Restarts every informer of the slots `which` picks and retries their pending resolutions at once. */
+  /**
+   * Restarts every informer of the slots `which` picks, retries their pending resolutions at once
+   * and decides again where their types are watched (the user's permissions may have changed).
+   */
   restart(which: (slot: ResourceSlot) => boolean, reason: string): Promise<void>[] {
     const restarts: Promise<void>[] = [];
     for (const slot of this.slots.values()) {
       if (!which(slot)) continue;
       if (!slot.session.problem && !slot.type) this.startResolution(slot);
+      if (slot.type && slot.scope) this.rescope(slot);
       for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
     }
     return restarts;
+  }
+
+  /** Decides again where a resolved slot's type is watched (its entries stay as they are meanwhile). */
+  rescope(slot: ResourceSlot): void {
+    this.scoping.forget(slot);
+    this.scoping.wanted(slot);
   }
 
   /** True while some slot of `session` has resolved a type that `matches`. */
@@ -249,11 +265,18 @@ export class SlotReconciler {
    */
   private async reconcileSlot(slot: ResourceSlot): Promise<void> {
     const config = this.host.config();
-    const namespaced = slot.type ? slot.type.namespaced : true;
-    const wanted = namespaced && config.namespaces.length > 0 ? config.namespaces : [''];
+    const scoped = this.scoping.wanted(slot);
+    if (!scoped) return; // where to watch is being decided: the entries stay as they are meanwhile
+    const wanted = scoped.map((s) => s.namespace);
+    const denied = new Map(scoped.filter((s) => s.denied).map((s) => [s.namespace, s.denied]));
     const optionsKey = informerOptionsKey(config);
     const stale: Promise<void>[] = [];
     for (const rec of [...slot.entries.values()]) {
+      rec.denied = denied.get(rec.namespace);
+      if (rec.denied && wanted.includes(rec.namespace)) {
+        stale.push(this.discardInformer(rec, 'not allowed for you'));
+        continue;
+      }
       if (wanted.includes(rec.namespace)) {
         if (rec.informer && rec.optionsKey !== optionsKey) {
           // Logged like any restart, so the log says why the watch starts over.
@@ -271,10 +294,10 @@ export class SlotReconciler {
       const id = entryId(slot.spec, slot.resource, namespace);
       let rec = slot.entries.get(id);
       if (!rec) {
-        rec = { id, slot, namespace, serial: 0, subscriptions: [] };
+        rec = { id, slot, namespace, serial: 0, subscriptions: [], denied: denied.get(namespace) };
         slot.entries.set(id, rec);
       }
-      if (!rec.informer && slot.type && slot.session.transport && this.host.running()) this.startInformer(rec, optionsKey);
+      if (!rec.informer && !rec.denied && slot.type && slot.session.transport && this.host.running()) this.startInformer(rec, optionsKey);
     }
   }
 
@@ -313,6 +336,11 @@ export class SlotReconciler {
         this.host.publish();
         // A 404: the cache stays (F40) while discovery says whether the type moved or is gone.
         if (state.phase === 'not-found' && rec.informer === informer) this.recheck(slot, 'not-found');
+        // Refused where access reviews could not answer before: ask them again (the scope was a guess).
+        if (state.phase === 'forbidden' && rec.informer === informer && slot.scope?.guessed && !slot.scoping) {
+          slot.session.access?.invalidate();
+          this.rescope(slot);
+        }
       }),
     ];
     rec.informer = informer;
@@ -380,10 +408,13 @@ export class SlotReconciler {
   }
 }
 
-/** Ends a slot's resolution and its recheck, if any runs. */
+/** Ends a slot's resolution, its recheck and its scoping, if any runs. */
 function stopResolving(slot: ResourceSlot): void {
   slot.resolving?.abort();
   slot.resolving = undefined;
   slot.rechecking?.abort();
   slot.rechecking = undefined;
+  slot.scoping?.abort();
+  slot.scoping = undefined;
+  slot.scopingKey = undefined;
 }

@@ -280,11 +280,17 @@ export class WatchManager implements Disposable {
     return this.queue.run(async () => {
       const rec = this.slots.find(id);
       if (!rec || !this.running) return;
+      // The user's permissions may have changed: where the type is watched is decided again.
+      if (rec.slot.type && rec.slot.scope) {
+        rec.slot.session.access?.invalidate();
+        this.slots.rescope(rec.slot);
+      }
       if (rec.informer) {
         this.slots.recheck(rec.slot, 'restart');
         return rec.informer.restart(reason);
       }
       if (rec.slot.session.problem) return this.sync(reason);
+      if (rec.denied) return this.publish();
       this.slots.startResolution(rec.slot);
       this.publish();
     });
@@ -295,6 +301,7 @@ export class WatchManager implements Disposable {
     return this.queue.run(async () => {
       if (!this.running) return;
       if (this.sessions.anyProblem) await this.sync(reason);
+      for (const session of this.sessions.values()) session.access?.invalidate();
       const restarts = [...this.slots.restart(() => true, reason), ...this.adHoc.restart(() => true, reason)];
       for (const slot of this.slots.values()) if (slot.type) this.slots.recheck(slot, 'restart');
       await Promise.all(restarts);

@@ -147,7 +147,9 @@ describe('Access review: what the user may do, asked of the server and cached pe
       clock.advance(59_000);
       await cache.can(LIST_PODS);
       assert.equal(reviews(server).length, 1);
+      assert.equal(cache.stale(LIST_PODS), false);
       clock.advance(2_000);
+      assert.equal(cache.stale(LIST_PODS), true, 'older than the TTL: the row actions ask again in the background');
       await cache.can(LIST_PODS);
       assert.equal(reviews(server).length, 2, 'expired: asked again');
 

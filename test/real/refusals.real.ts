@@ -56,6 +56,7 @@ describe('[real] refusals (kube-apiserver 1.34, RBAC)', function () {
       await until(() => r.events('backoff').length >= 2, 'two slow retries', REAL_BOUND_MS);
       assert.ok(r.events('backoff').every((b) => b.delayMs >= 1000), 'slow retries');
       assert.ok(!allText(r).includes(token), 'the token appears in no lifecycle event');
+      await r.converged(); // nothing cached, nothing there
     });
 
     it(`F22 [real] ${label}: a custom resource type not installed yet: state not-found, slow retry, synced once its CRD is established`, async () => {

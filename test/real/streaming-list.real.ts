@@ -47,7 +47,7 @@ describe('[real] streaming list (kube-apiserver 1.34, WatchList on)', function (
       const firstDone = r.events('list-done')[0];
       const cutWatch = r.events('watch-closed')[0];
       assert.ok(cutWatch.cause === 'failed' && cutWatch.at <= firstDone.at, `the first stream failed before anything was published: ${JSON.stringify(cutWatch)}`);
-      assert.ok(r.events('backoff').some((b) => b.at >= cutWatch.at && b.at <= firstDone.at), 'retried after a backoff');
+      assert.ok(r.events('backoff').some((b) => b.at >= cutWatch.at && b.at <= firstDone.at), `retried after a backoff: ${JSON.stringify(r.w.lifecycle.filter((e) => e.type !== 'state'))}`);
       const synced = r.w.lifecycle.findIndex((e) => e.type === 'synced');
       const secondList = r.w.lifecycle.indexOf(lists[1]);
       assert.ok(synced > secondList, 'synced only by a later, complete stream');

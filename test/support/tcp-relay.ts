@@ -84,10 +84,32 @@ export class TcpRelay {
     });
   }
 
+  /**
+   * Stops listening and destroys every live connection: clients get ECONNREFUSED, as from a
+   * cluster that is unreachable, until `comeUp()`.
+   */
+  async goDown(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.killAll();
+    await closed;
+  }
+
+  /** Listens again on the same port after `goDown()`. */
+  async comeUp(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
   async close(): Promise<void> {
     this.refusing = false;
     this.cutBudget = undefined;
     this.killAll();
+    if (!this.server.listening) return;
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 

@@ -134,6 +134,19 @@ export class ClusterSetup {
     );
   }
 
+  /**
+   * Replaces a CRD's versions (which are served, which one is stored), as an upgrade that moves a
+   * type from `v1beta1` to `v1` does; waits until the served ones answer. Objects are kept: with
+   * the `None` conversion strategy they read the same under every version.
+   */
+  async crdVersions(name: string, versions: CrdVersion[]): Promise<KubeJson> {
+    const path = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`;
+    const crd = await this.admin.get<KubeJson & { spec: { versions: unknown[] } }>(path);
+    crd.spec.versions = versions.map((v) => ({ ...v, schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } }));
+    await this.admin.put(path, crd);
+    return this.crdEstablished(name);
+  }
+
   async deleteCrd(name: string): Promise<void> {
     await this.admin.delete(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`);
   }

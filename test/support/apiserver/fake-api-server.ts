@@ -48,6 +48,7 @@ import { PodStreams } from './pod-streams';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
 import { registerActionWrites } from './action-writes';
+import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
@@ -89,6 +90,8 @@ export class FakeApiServer {
   readonly writes: WriteRoutes;
   /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
   readonly access = new AccessPolicy();
+  /** Deletes with their kubelet, garbage collector and namespace controller (object-deleter.ts); `podTerminationSeconds` caps a Pod's grace. */
+  readonly deletes: ObjectDeleter;
   private port: number;
   private listening = false;
 
@@ -107,7 +110,7 @@ export class FakeApiServer {
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
     this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
-    registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
+    this.deletes = registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
@@ -536,11 +539,28 @@ export class FakeApiServer {
       if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
       return sendJson(req, res, query, 200, withTypeMeta(def, obj));
     }
-    if (record.verb === 'list') {
-      const out = listObjects(this.store, def, route.namespace, query, this.watchCache);
-      return out.ok ? sendJson(req, res, query, 200, out.body) : sendJson(req, res, query, out.status.code, out.status);
-    }
+    if (record.verb === 'list') return this.serveList(req, res, def, route, record);
     this.serveWatch(req, res, def, route, query, fault);
+  }
+
+  /** A LIST; one at a resourceVersion the server has not seen waits about 3 s for it, then 504 with Retry-After. */
+  private serveList(req: http.IncomingMessage, res: http.ServerResponse, def: ResourceDefinition, route: ResourceRoute, record: RequestRecord): void {
+    const { query } = record;
+    const list = () => listObjects(this.store, def, route.namespace, query, { watchCache: this.watchCache, modern: this.modern });
+    const send = (out: ReturnType<typeof list>) => {
+      if (out.ok) sendJson(req, res, query, 200, out.body);
+      else sendJson(req, res, query, out.status.code, out.status, out.tooLarge ? { 'Retry-After': '1' } : {});
+    };
+    const out = list();
+    if (out.ok || !out.tooLarge) return send(out);
+    const t = setTimeout(() => {
+      this.pendingTimers.delete(t);
+      if (res.destroyed || res.headersSent) return;
+      send(list());
+      record.status = res.statusCode;
+    }, 3 * this.timeScale);
+    t.unref();
+    this.pendingTimers.add(t);
   }
 
   private serveWatch(
@@ -566,7 +586,7 @@ export class FakeApiServer {
     let fromRv: number | undefined;
     if (rvParam !== '' && rvParam !== '0') {
       fromRv = parseRv(rvParam);
-      if (fromRv === undefined) return sendJson(req, res, query, 400, status.badRequest(`invalid resource version: ${rvParam}`));
+      if (fromRv === undefined) return sendJson(req, res, query, 500, status.watchInvalidResourceVersion(rvParam));
     }
     // 1.32+ with WatchList on defaults an old-style watch from "" or "0" to sendInitialEvents=true (modern/04).
     const ignore = this.ignoreSendInitialEvents || !this.watchListGate;

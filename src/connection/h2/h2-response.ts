@@ -14,6 +14,12 @@ export interface HttpResponse {
   destroy(): void;
   /** Reads and drops the rest of the body (a refused response before a retry). */
   resume(): void;
+  /**
+   * The response gave evidence against its connection (a stream the server should have ended,
+   * a request that timed out): have the connection checked at once. Only where it can be
+   * checked without harm (an HTTP/2 PING); absent on HTTP/1.1.
+   */
+  suspectConnection?(): void;
 }
 
 /**
@@ -32,6 +38,7 @@ export class H2Response implements HttpResponse {
   constructor(
     private readonly stream: ClientHttp2Stream,
     headers: IncomingHttpHeaders,
+    private readonly onSuspect: () => void = () => undefined,
   ) {
     const status = Number(headers[':status']);
     this.statusCode = Number.isFinite(status) ? status : undefined;
@@ -78,5 +85,9 @@ export class H2Response implements HttpResponse {
 
   resume(): void {
     this.stream.resume();
+  }
+
+  suspectConnection(): void {
+    this.onSuspect();
   }
 }

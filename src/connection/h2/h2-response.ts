@@ -22,7 +22,12 @@ export interface HttpResponse {
   suspectConnection?(): void;
 }
 
-/** An HTTP/2 response: its headers, and the stream as the body. */
+/**
+ * An HTTP/2 response: its headers, and the stream as the body. The body waits for its reader:
+ * the stream is paused until a 'data' listener comes (the session pool's read-idle tracker
+ * listens from the start, which alone would let the body flow past a reader that attaches
+ * later, for example after a slow credential refresh on a 401).
+ */
 export class H2Response implements HttpResponse {
   readonly statusCode: number | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -55,6 +60,7 @@ export class H2Response implements HttpResponse {
         for (const l of this.errorListeners) l(cut);
       }
     });
+    stream.pause();
   }
 
   get complete(): boolean {
@@ -69,6 +75,7 @@ export class H2Response implements HttpResponse {
     }
     if (event === 'error') this.errorListeners.push(listener);
     this.stream.on(event, listener);
+    if (event === 'data') this.stream.resume();
     return this;
   }
 

@@ -6,6 +6,7 @@ import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';
 import { registerConfigCommands } from './vscode/config-commands';
 import { registerDescribeDocuments, type DescribeRegistration } from './vscode/describe-documents';
+import { registerEditing, type EditingRegistration } from './vscode/edit';
 import { registerHealthPanel, type HealthPanelRegistration } from './vscode/health-panel';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
@@ -42,6 +43,8 @@ export interface KubeWatchApi {
   readonly isPaused: () => boolean;
   /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
   readonly describe: DescribeRegistration;
+  /** Editing live objects: the open edits and their diagnostics. */
+  readonly editing: EditingRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -65,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
   const logs = registerPodLogs(manager, clock);
+  const editing = registerEditing(manager, log.sink, clock);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);
@@ -82,6 +86,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     history,
     logs,
     registerObjectDocuments(manager, clock),
+    editing,
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
@@ -108,7 +113,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, editing };
 }
 
 /** Stops every watch and waits until no request, timer or file watcher is left. */

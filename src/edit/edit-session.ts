@@ -182,6 +182,8 @@ export class EditSession {
   async save(text: string, signal: AbortSignal): Promise<SaveOutcome> {
     const ours = this.objectOf(text);
     if ('problems' in ours) return { kind: 'problems', problems: ours.problems };
+    const recreated = this.recreated();
+    if (recreated) return { kind: 'refused', refusal: recreated };
     if (sameValue(strip(ours.object), strip(this.baseObject)) && this.liveObject?.metadata.resourceVersion === this.baseObject.metadata.resourceVersion) {
       return { kind: 'saved', object: this.baseObject, unchanged: true };
     }
@@ -201,6 +203,7 @@ export class EditSession {
         const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(sent) }, signal);
         if (rebased) rebased.manager = changedBy(saved, rebased.fields);
         this.baseObject = withoutManagedFields(saved);
+        if (!this.liveObject || newer(this.baseObject, this.liveObject)) this.liveObject = this.baseObject;
         return { kind: 'saved', object: this.baseObject, unchanged: false, ...(rebased ? { rebased } : {}) };
       } catch (err) {
         if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && attempt === 0) {
@@ -214,6 +217,20 @@ export class EditSession {
         return { kind: 'refused', refusal: refusalOf(err, this.what, text, ours.object, this.isSecret) };
       }
     }
+  }
+
+  /** The object was deleted and created again while edited (another uid): an edit of the old one is not saved onto the new one. */
+  recreated(): Refusal | undefined {
+    const was = this.baseObject.metadata.uid;
+    const now = this.liveObject?.metadata.uid;
+    if (!was || !now || was === now) return undefined;
+    return {
+      message: `${this.what} was deleted and created again on the server while you edited it: nothing was saved. Your edit is kept; Save As… keeps it in a file, Revert File opens the new object.`,
+      problems: [],
+      unreachable: false,
+      gone: true,
+      code: 0,
+    };
   }
 
   /** GET of the object as the server has it now (managedFields included). */
@@ -245,6 +262,14 @@ export class EditSession {
   private now(): number {
     return (this.options.now ?? Date.now)();
   }
+}
+
+/** True when `a` is a later version than `b` (resourceVersions compared as numbers where they are). */
+function newer(a: KubeObject, b: KubeObject): boolean {
+  const ra = a.metadata.resourceVersion;
+  const rb = b.metadata.resourceVersion;
+  if (ra === undefined || rb === undefined || !/^\d+$/.test(ra) || !/^\d+$/.test(rb)) return ra !== rb;
+  return Number(ra) > Number(rb);
 }
 
 /** A copy without managedFields (the watch drops them; a GET or a write's answer has them): they never merge or count as an edit. */

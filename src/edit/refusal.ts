@@ -1,6 +1,6 @@
 import { ApiError, TransportError, AbortedError, describeError } from '../base';
 import type { BufferProblem } from './buffer-problems';
-import { pathText, resolveFieldPath } from './field-path';
+import { pathText, resolveFieldPath, valueAt, type PathSegment } from './field-path';
 import { yamlLocations } from './yaml-locations';
 
 /**
@@ -30,13 +30,32 @@ export function causeProblems(err: ApiError, text: string, object: unknown, secr
   const out: BufferProblem[] = [];
   for (const c of causes) {
     if (!c.field) continue;
-    const { path } = resolveFieldPath(c.field, object);
+    const path = refineToValue(resolveFieldPath(c.field, object).path, object, c.message);
     const immutable = /field is immutable/.test(c.message ?? '');
     const detail = secret ? (c.reason ?? 'invalid') : (c.message ?? c.reason ?? 'invalid');
     const message = immutable ? `${c.field} cannot be changed (immutable): ${detail}` : `${c.field}: ${detail}`;
     out.push({ message, range: locations.rangeFor(path), path });
   }
   return out;
+}
+
+/**
+ * A cause that names a map (`metadata.labels`) and quotes the invalid value
+ * (`Invalid value: "bad key!"`) is placed on that key, or on the entry holding that value.
+ */
+function refineToValue(path: PathSegment[], object: unknown, message: string | undefined): PathSegment[] {
+  const quoted = /Invalid value: ("(?:[^"\\]|\\.)*")/.exec(message ?? '')?.[1];
+  const map = valueAt(object, path);
+  if (!quoted || typeof map !== 'object' || map === null || Array.isArray(map)) return path;
+  let value: unknown;
+  try {
+    value = JSON.parse(quoted);
+  } catch {
+    return path;
+  }
+  const entries = Object.entries(map as Record<string, unknown>);
+  const key = entries.find(([k]) => k === value)?.[0] ?? entries.find(([, v]) => v === value)?.[0];
+  return key === undefined ? path : [...path, key];
 }
 
 /** The words for a write that failed (see the file comment). `what`: "ConfigMap shop/web". */

@@ -114,8 +114,8 @@ describe('edit: saving an edit through the transport (local API server)', () => 
     const out = await session.save(text, signal());
     assert.equal(out.kind, 'refused');
     if (out.kind !== 'refused') return;
-    assert.deepEqual(out.refusal.problems.map((p) => [p.range.line, p.message.startsWith('metadata.labels: Invalid value: "bad key!"')]), [[5, true]]);
-    assert.match(out.refusal.message, /invalid \(metadata\.labels\): nothing was saved/);
+    assert.deepEqual(out.refusal.problems.map((p) => [p.range.line, p.message.startsWith('metadata.labels: Invalid value: "bad key!"')]), [[7, true]], 'on the line of the invalid key');
+    assert.match(out.refusal.message, /invalid \(metadata\.labels\[bad key!\]\): nothing was saved/);
 
     server.create('configmaps', { metadata: { name: 'frozen', namespace: 'shop' }, immutable: true, data: { a: '1' } });
     const frozen = open(CONFIGMAPS, 'frozen');

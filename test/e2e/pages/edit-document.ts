@@ -1,0 +1,123 @@
+/**
+ * An editable object document (`kubewatch-edit:`) in the active editor: the lenses above its
+ * first line, replacing text with the editor's own Replace widget, saving, its dirty state, and
+ * the Problems panel. Everything is read from the screen, as a person would.
+ */
+import type { Locator, Page } from 'playwright-core';
+import { poll, type PollOptions } from '../support/poll';
+
+export interface ProblemRow {
+  text: string;
+}
+
+export class EditDocument {
+  constructor(private readonly page: Page) {}
+
+  private get group(): Locator {
+    return this.page.locator('.monaco-workbench .part.editor .editor-group-container.active');
+  }
+
+  get editor(): Locator {
+    return this.group.locator('.editor-container .monaco-editor').first();
+  }
+
+  /** The texts of the CodeLenses in view (each lens on its own). */
+  async lenses(): Promise<string[]> {
+    return this.editor.locator('.codelens-decoration > span, .codelens-decoration > a').evaluateAll((els) => els.map((e) => ((e as { innerText?: string }).innerText ?? '').replace(/\u00a0/g, ' ').trim()).filter((t) => t !== ''));
+  }
+
+  /** Polls the lenses (from the top of the document, where they are) until `accept` holds. */
+  async waitForLens(what: string, accept: (lenses: string[]) => boolean, opts?: PollOptions): Promise<string[]> {
+    return poll(
+      what,
+      async () => {
+        await this.toTop();
+        return this.lenses();
+      },
+      accept,
+      { timeoutMs: 60_000, ...opts },
+    );
+  }
+
+  /** Scrolls to the first line (the lenses sit above it), moving the cursor there. */
+  async toTop(): Promise<void> {
+    await this.group.locator('.tab.active').first().click();
+    await this.page.keyboard.press('Control+Home');
+  }
+
+  /** Clicks the lens whose text is `text`. */
+  async clickLens(text: string): Promise<void> {
+    await this.editor.locator('.codelens-decoration a', { hasText: text }).first().click();
+  }
+
+  /** True while the active tab shows unsaved changes. */
+  async isDirty(): Promise<boolean> {
+    const cls = (await this.group.locator('.tab.active').first().getAttribute('class')) ?? '';
+    return /\bdirty\b/.test(cls);
+  }
+
+  /** Focuses the editor's text (through its active tab, as TextEditor does). */
+  async focus(): Promise<void> {
+    // The tab, never the text: a click at the top of the text could land on a lens and run it.
+    await this.group.locator('.tab.active').first().click();
+  }
+
+  /** Replaces every `find` with `replacement` through the editor's Replace widget (Ctrl+H). */
+  async replace(find: string, replacement: string): Promise<void> {
+    await this.focus();
+    await this.page.keyboard.press('Control+H');
+    const widget = this.editor.locator('.find-widget');
+    await widget.waitFor({ state: 'visible', timeout: 15_000 });
+    const findBox = widget.locator('.find-part textarea, .find-part input').first();
+    await findBox.fill(find);
+    const replaceBox = widget.locator('.replace-part textarea, .replace-part input').first();
+    await replaceBox.fill(replacement);
+    await poll(`a match of ${JSON.stringify(find)}`, async () => (await widget.locator('.matchesCount').textContent()) ?? '', (t) => /^1 of|^\d+ of/.test(t.trim()), { timeoutMs: 15_000 });
+    await widget.locator('[aria-label^="Replace All"]').first().click();
+    await this.page.keyboard.press('Escape');
+  }
+
+  /** Types `text` on a new line below the first line that contains `after` (found in the text from the top). */
+  async insertLineAfter(after: string, text: string): Promise<void> {
+    const lines = await this.text();
+    const index = lines.findIndex((l) => l.includes(after));
+    if (index < 0) throw new Error(`no line with ${JSON.stringify(after)} in\n${lines.join('\n')}`);
+    await this.toTop();
+    // Go to Line (Ctrl+G), the line's end, a new line; the indentation the editor adds is replaced.
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 15_000 });
+    await input.fill(String(index + 1));
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 15_000 });
+    await this.page.keyboard.press('End');
+    await this.page.keyboard.press('Enter');
+    await this.page.keyboard.press('Shift+Home');
+    await this.page.keyboard.press('Shift+Home');
+    await this.page.keyboard.type(text);
+  }
+
+  async save(): Promise<void> {
+    await this.focus();
+    await this.page.keyboard.press('Control+S');
+  }
+
+  /** The Problems panel's rows (opened with Ctrl+Shift+M). */
+  async problems(): Promise<string[]> {
+    const panel = this.page.locator('.markers-panel');
+    if (!(await panel.isVisible().catch(() => false))) {
+      await this.page.keyboard.press('Control+Shift+M');
+      await panel.waitFor({ state: 'visible', timeout: 15_000 });
+    }
+    return panel.locator('.monaco-list-row').evaluateAll((rows) => rows.map((r) => ((r as { innerText?: string }).innerText ?? '').replace(/\u00a0/g, ' ').replace(/\s+/g, ' ').trim()));
+  }
+
+  /** The whole text of the document as rendered from the top (a short one fits in view). */
+  async text(): Promise<string[]> {
+    await this.toTop();
+    const lines = await this.editor.locator('.view-lines .view-line').evaluateAll((els) =>
+      els.map((el) => ({ top: parseFloat((el as unknown as { style: { top: string } }).style.top || '0'), text: (el.textContent ?? '').replace(/\u00a0/g, ' ') })),
+    );
+    return lines.sort((a, b) => a.top - b.top).map((l) => l.text);
+  }
+}

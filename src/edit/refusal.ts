@@ -30,32 +30,35 @@ export function causeProblems(err: ApiError, text: string, object: unknown, secr
   const out: BufferProblem[] = [];
   for (const c of causes) {
     if (!c.field) continue;
-    const path = refineToValue(resolveFieldPath(c.field, object).path, object, c.message);
+    const { path, key } = refineToValue(resolveFieldPath(c.field, object).path, object, c.message);
     const immutable = /field is immutable/.test(c.message ?? '');
     const detail = secret ? (c.reason ?? 'invalid') : (c.message ?? c.reason ?? 'invalid');
     const message = immutable ? `${c.field} cannot be changed (immutable): ${detail}` : `${c.field}: ${detail}`;
-    out.push({ message, range: locations.rangeFor(path), path });
+    out.push({ message, range: (key ? locations.keyOf(path) : undefined) ?? locations.rangeFor(path), path });
   }
   return out;
 }
 
 /**
  * A cause that names a map (`metadata.labels`) and quotes the invalid value
- * (`Invalid value: "bad key!"`) is placed on that key, or on the entry holding that value.
+ * (`Invalid value: "bad key!"`) is placed on that key (`key`: the key itself is what is invalid),
+ * or on the value of the entry holding it.
  */
-function refineToValue(path: PathSegment[], object: unknown, message: string | undefined): PathSegment[] {
+function refineToValue(path: PathSegment[], object: unknown, message: string | undefined): { path: PathSegment[]; key: boolean } {
   const quoted = /Invalid value: ("(?:[^"\\]|\\.)*")/.exec(message ?? '')?.[1];
   const map = valueAt(object, path);
-  if (!quoted || typeof map !== 'object' || map === null || Array.isArray(map)) return path;
+  if (!quoted || typeof map !== 'object' || map === null || Array.isArray(map)) return { path, key: false };
   let value: unknown;
   try {
     value = JSON.parse(quoted);
   } catch {
-    return path;
+    return { path, key: false };
   }
   const entries = Object.entries(map as Record<string, unknown>);
-  const key = entries.find(([k]) => k === value)?.[0] ?? entries.find(([, v]) => v === value)?.[0];
-  return key === undefined ? path : [...path, key];
+  const byKey = entries.find(([k]) => k === value)?.[0];
+  if (byKey !== undefined) return { path: [...path, byKey], key: true };
+  const byValue = entries.find(([, v]) => v === value)?.[0];
+  return byValue === undefined ? { path, key: false } : { path: [...path, byValue], key: false };
 }
 
 /** The words for a write that failed (see the file comment). `what`: "ConfigMap shop/web". */

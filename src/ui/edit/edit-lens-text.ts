@@ -23,7 +23,7 @@ export interface EditLensState {
   dirty: boolean;
   change?: ServerChange;
   gone?: string;
-  saved?: { resourceVersion: string; confirmed: boolean; late?: boolean };
+  saved?: { resourceVersion: string; confirmed: boolean; late?: boolean; rebased?: string };
   secret?: { revealed: boolean; binaryKeys: readonly string[] };
   /** `kubeWatch.edit.saveMode`. */
   mode: 'update' | 'serverSideApply';
@@ -44,7 +44,7 @@ export function editLenses(state: EditLensState, now: number): EditLens[] {
     out.push({ title: 'Show changes', action: 'showChanges', tooltip: 'What changed on the server since this edit started (a diff)' });
     out.push({ title: 'Rebase my edit', action: 'rebase', tooltip: 'Put your changes on top of the live object now (VS Code’s merge editor where both changed a field)' });
   } else if (state.saved && !state.dirty) {
-    const rv = state.saved.resourceVersion;
+    const rv = state.saved.rebased ? `${state.saved.resourceVersion} (${state.saved.rebased})` : state.saved.resourceVersion;
     if (state.saved.confirmed) out.push({ title: `$(check) Saved: rv ${rv}, confirmed by the watch` });
     else if (state.saved.late) out.push({ title: `$(watch) Saved: rv ${rv}; the watch has not delivered it yet, so the view may be behind (the server took the write)` });
     else out.push({ title: `$(sync~spin) Saved: rv ${rv}, waiting for the watch to deliver it` });

@@ -29,7 +29,7 @@ export interface OpenEdit {
   /** A merge in the merge editor: its scratch result, and the live version it merges onto. */
   merge?: { text: string; theirs: KubeObject };
   /** The last save: its resourceVersion, whether the watch has delivered it yet, and whether that is taking long. */
-  saved?: { resourceVersion: string; confirmed: boolean; late?: boolean };
+  saved?: { resourceVersion: string; confirmed: boolean; late?: boolean; rebased?: string };
   /** The newest resourceVersion the watch delivered for the object. */
   watchRv?: string;
   /** A save just wrote the file: once VS Code has marked the document saved, it reloads the server's version. */
@@ -187,8 +187,10 @@ export class EditDocuments implements vscode.Disposable {
       edit.session.noteLive(undefined, this.clock.now());
       edit.gone = why ?? 'deleted on the server';
     }
-    if (this.isDirty(edit)) this.fetchManagers(edit);
-    else this.refreshIfClean(edit);
+    // Who changed it (the watch drops managedFields): read once per change, dirty or not, since the
+    // extension host may learn that the user started typing only after this change arrived.
+    if (obj) this.fetchManagers(edit);
+    this.refreshIfClean(edit);
     this.changed(edit);
   }
 
@@ -212,7 +214,7 @@ export class EditDocuments implements vscode.Disposable {
         this.managersInFlight.delete(key);
         // Changed again while reading: read once more, for the newest version.
         const liveRv = edit.session.live?.metadata.resourceVersion;
-        if (readRv !== undefined && liveRv !== readRv && this.edits.get(key) === edit && this.isDirty(edit)) this.fetchManagers(edit);
+        if (readRv !== undefined && liveRv !== readRv && this.edits.get(key) === edit) this.fetchManagers(edit);
       });
   }
 

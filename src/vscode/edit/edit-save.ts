@@ -71,9 +71,10 @@ export class EditSaver {
       case 'saved':
         edit.merge = undefined;
         if (!out.unchanged) this.noteSaved(edit, out.object);
-        if (out.rebased) {
-          const by = out.rebased.manager ? ` by ${out.rebased.manager}` : '';
-          void vscode.window.showInformationMessage(`Saved ${edit.session.what} (rv ${out.object.metadata.resourceVersion}), on top of the server's change${by} to ${fieldList(out.rebased.fields, 4)}: both are on the cluster.`);
+        if (out.rebased && edit.saved) {
+          const whose = out.rebased.manager ? `${out.rebased.manager}'s` : "the server's";
+          edit.saved.rebased = `rebased onto ${whose} change to ${fieldList(out.rebased.fields, 3)}`;
+          void vscode.window.showInformationMessage(`Saved on top of ${whose} change to ${fieldList(out.rebased.fields, 4)}: both are on the cluster (rv ${out.object.metadata.resourceVersion}).`);
         }
         this.edits.changed(edit);
     }

@@ -74,7 +74,8 @@ export class EditDocument {
     await replaceBox.fill(replacement);
     await poll(`a match of ${JSON.stringify(find)}`, async () => (await widget.locator('.matchesCount').textContent()) ?? '', (t) => /^1 of|^\d+ of/.test(t.trim()), { timeoutMs: 15_000 });
     await widget.locator('[aria-label^="Replace All"]').first().click();
-    await this.page.keyboard.press('Escape');
+    await widget.locator('[aria-label^="Close"]').first().click();
+    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
   }
 
   /** Types `text` on a new line below the first line that contains `after` (found in the text from the top). */
@@ -83,11 +84,15 @@ export class EditDocument {
     const index = lines.findIndex((l) => l.includes(after));
     if (index < 0) throw new Error(`no line with ${JSON.stringify(after)} in\n${lines.join('\n')}`);
     await this.toTop();
-    // Go to Line (Ctrl+G), the line's end, a new line; the indentation the editor adds is replaced.
-    await this.page.keyboard.press('Control+G');
-    const input = this.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await input.fill(String(index + 1));
+    // Go to Line (the quick input with `:N`; the browser keeps Ctrl+G), the line's end, a new
+    // line; the indentation the editor adds is replaced.
+    const widget = this.page.locator('.quick-input-widget');
+    const input = widget.locator('.quick-input-box input');
+    // A picker still closing (a command just run) would take the keys: wait for it to go first.
+    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
+    await this.page.keyboard.press('F1');
+    await poll('the command palette', () => input.inputValue(), (v) => v.startsWith('>'), { timeoutMs: 15_000 });
+    await input.fill(`:${index + 1}`);
     await this.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 15_000 });
     await this.page.keyboard.press('End');

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { HealthRecorder } from './health';
-import { systemClock } from './base';
+import { CatchUpTracker, HealthRecorder } from './health';
+import { registerActions, type ActionsRegistration } from './vscode/actions';
+import { setTimeFormat, systemClock } from './base';
 import { WatchManager } from './manager';
 import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';
@@ -14,10 +15,16 @@ import { registerObjectDocuments } from './vscode/object-documents';
 import { registerStaleDocumentBanner } from './vscode/stale-document-banner';
 import { registerObjectHistory, type ObjectHistoryRegistration } from './vscode/object-history';
 import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
+import { withForwardBands } from './port-forward';
+import { registerPortForwards, type PortForwardsRegistration } from './vscode/port-forward/port-forward-commands';
+import { registerShells, type ShellsRegistration } from './vscode/shell/shell-commands';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
 import { registerWatchCommands } from './vscode/watch-commands';
+import { registerViewCommands } from './vscode/view-commands';
+import { registerFindObject } from './vscode/find-object';
+import { registerContextCommands } from './vscode/context-commands';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -25,6 +32,7 @@ import { registerWatchCommands } from './vscode/watch-commands';
  * and file watcher.
  */
 let running: WatchManager | undefined;
+let runningForwards: PortForwardsRegistration | undefined;
 
 /**
  * What activation returns: the live objects behind the UI, for the extension-host tests and for
@@ -43,19 +51,35 @@ export interface KubeWatchApi {
   readonly isPaused: () => boolean;
   /** Live descriptions: how many are open (each runs its own watches, counted by `manager.adHocWatchCount`). */
   readonly describe: DescribeRegistration;
+  /** Port-forwards: the set, and the listeners, streams, sockets, timers and watches they hold (all 0 once stopped). */
+  readonly portForwards: PortForwardsRegistration;
+  /** Open Shell / Run Command: exec sessions and terminals open now. */
+  readonly shells: ShellsRegistration;
+  /** Actions on objects: the write journal (every write pending until the watch shows it) and the rows' actions. */
+  readonly actions: ActionsRegistration;
   /** Editing live objects: the open edits and their diagnostics. */
   readonly editing: EditingRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
+  // One time format everywhere: VS Code's display language, the machine's time zone.
+  setTimeFormat({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
   const clock = systemClock;
   const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
   running = manager;
+  const portForwards = registerPortForwards(manager, clock, context.workspaceState, (line) => log.channel.info(line));
+  runningForwards = portForwards;
+  // A band per port-forward next to the watches' (forward-bands.ts).
+  const bands = withForwardBands(manager, portForwards.forwards);
   // Before anything starts the manager, so the recording begins with the first state.
-  const recorder = new HealthRecorder(manager, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
-  const health = registerHealthPanel(manager, recorder, clock, context.extensionUri);
+  const recorder = new HealthRecorder(bands, { clock, lineOf: markerLine, windowMs: readHealthWindowMs() });
+  const health = registerHealthPanel(bands, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
-  const tree = registerTreeView(manager, clock);
+  const shells = registerShells(manager, clock);
+  // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
+  const catchUp = new CatchUpTracker(manager);
+  const actions = registerActions(manager, log, clock);
+  const tree = registerTreeView(manager, clock, { catchUp, decorator: actions.rows });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
@@ -64,11 +88,12 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     viewRequests: (listener) => tree.model.onDidChange(listener),
     fallbackMs: 1000,
     scopeOf: (entries) => viewScope(manager.configuration, entries).lines,
+    catchUp: () => catchUp.current(),
   });
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
   const logs = registerPodLogs(manager, clock);
-  const editing = registerEditing(manager, log.sink, clock);
+  const editing = registerEditing(manager, log.sink, clock, actions.journal);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);
@@ -78,11 +103,16 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
 
   context.subscriptions.push(
     { dispose: () => manager.dispose() },
+    portForwards,
+    bands,
+    shells,
     recorder,
+    catchUp,
     health,
     log,
     statusBar,
     tree,
+    actions,
     history,
     logs,
     registerObjectDocuments(manager, clock),
@@ -90,9 +120,14 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
+    registerViewCommands(manager, tree.resources),
+    registerFindObject(manager, tree.resources, tree.view),
+    registerContextCommands(manager),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {
+        // The tree keeps what it shows, drawn stale, while the manager stops.
+        tree.model.setPaused(true);
         await setPaused(true);
         await manager.stop();
       },
@@ -103,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
         // The subscription below still ends it on deactivation (it switches the same manager flag).
         manager.watchKubeconfigFiles();
         await manager.start();
+        tree.model.setPaused(false);
       },
     }),
     onDidChangeSettings(() => {
@@ -113,12 +149,14 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, editing };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, actions, editing };
 }
 
-/** Stops every watch and waits until no request, timer or file watcher is left. */
+/** Stops every watch and port-forward and waits until no request, timer, socket or file watcher is left. */
 export function deactivate(): Promise<void> | undefined {
   const manager = running;
+  const forwards = runningForwards;
   running = undefined;
-  return manager?.stop();
+  runningForwards = undefined;
+  return Promise.all([manager?.stop(), forwards?.shutdown()]).then(() => undefined);
 }

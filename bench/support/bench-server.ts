@@ -72,6 +72,8 @@ export class BenchServer {
   msPerSecond = 1000;
   private streamChunks: Buffer[] = [];
   private churnTimer: NodeJS.Timeout | undefined;
+  /** The last churn's events of objects of its `logNamespace`: name, the phase it set, when written (epoch ms). */
+  churnLog: { name: string; phase: 'Running' | 'Pending'; at: number }[] = [];
   /** Per collection: each object's JSON tail with the status flipped (phase, readiness). */
   private readonly flipped = new Map<Collection, string[]>();
   private streamFromRv = '';
@@ -149,7 +151,8 @@ export class BenchServer {
    * in 10 ms batches, for `durationMs`. Each event flips its object's phase and readiness, so
    * that a tree row changes. Returns how many events it will write.
    */
-  churn(perSecond: number, durationMs: number): number {
+  churn(perSecond: number, durationMs: number, logNamespace?: string): number {
+    this.churnLog = [];
     const watches = [...this.watches];
     const targets = watches
       .map((w) => ({ w, col: w.collection }))
@@ -160,6 +163,7 @@ export class BenchServer {
     const started = performance.now();
     let sent = 0;
     const flips = new Map<RenderedObject, number>();
+    const flipped: { name: string; phase: 'Running' | 'Pending' }[] = [];
     const tick = () => {
       const due = Math.min(total, Math.round(((performance.now() - started) * perSecond) / 1000));
       for (const { w, col } of targets) {
@@ -173,8 +177,12 @@ export class BenchServer {
           const tail = n % 2 === 1 ? this.flippedTails(col)[idx] : obj.tail;
           this.rv++;
           text += eventLine('MODIFIED', col.spec, { ...obj, tail }, this.rv);
+          if (obj.namespace === logNamespace) flipped.push({ name: obj.name, phase: n % 2 === 1 ? 'Pending' : 'Running' });
         }
         if (text) w.res.write(text);
+        // Written to the socket now: the moment a row's change starts (B11).
+        const at = Date.now();
+        for (const f of flipped.splice(0)) this.churnLog.push({ ...f, at });
       }
       sent = due;
       if (sent < total) this.churnTimer = setTimeout(tick, batchMs);

@@ -139,12 +139,12 @@ export function configMaps(count: number, namespace: string, firstRv: number, se
  * service-account volume, tolerations, status with conditions and container status, and the
  * managedFields of kube-controller-manager and kubelet. About 4 KiB of JSON each.
  */
-export function pods(count: number, namespaces: number, firstRv: number, seed = 3): RenderedObject[] {
+export function pods(count: number, namespaces: number, firstRv: number, seed = 3, nsOffset = 0): RenderedObject[] {
   const rnd = seededRandom(seed);
   const perNs = Math.ceil(count / namespaces);
   const out: RenderedObject[] = [];
   for (let i = 0; i < count; i++) {
-    const nsIndex = Math.floor(i / perNs);
+    const nsIndex = Math.floor(i / perNs) + nsOffset;
     const namespace = `team-${String(nsIndex).padStart(4, '0')}`;
     const app = `svc-${nsIndex % 97}-${Math.floor((i % perNs) / 10)}`;
     const hash = hex(rnd, 10).replace(/[0-9]/g, (d) => 'bcdfghjklm'[Number(d)]);

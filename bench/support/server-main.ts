@@ -10,7 +10,8 @@ import { serveRpc } from './rpc';
 
 export type Generator =
   | { gen: 'configmaps'; count: number; namespace: string }
-  | { gen: 'pods'; count: number; namespaces: number }
+  /** `big`: that many of the `count` in the first namespace (`team-0000`), the rest spread over the others (B10). */
+  | { gen: 'pods'; count: number; namespaces: number; big?: number }
   | { gen: 'small'; count: number; namespaces: string[] };
 
 export interface SetupParams {
@@ -38,6 +39,7 @@ function generate(data: Generator, firstRv: number, seed: number, kind: string):
     case 'configmaps':
       return configMaps(data.count, data.namespace, firstRv, seed);
     case 'pods':
+      if (data.big) return [...pods(data.big, 1, firstRv, seed), ...pods(data.count - data.big, data.namespaces - 1, firstRv + data.big, seed + 1, 1)];
       return pods(data.count, data.namespaces, firstRv, seed);
     case 'small':
       return data.namespaces.flatMap((ns, i) => smallObjects(kind, data.count, ns, firstRv + i * data.count, seed + i));
@@ -75,8 +77,11 @@ serveRpc({
   openWatches(p: { label?: string }) {
     return server!.openWatches(p.label);
   },
-  churn(p: { perSecond: number; durationMs: number }) {
-    return server!.churn(p.perSecond, p.durationMs);
+  churn(p: { perSecond: number; durationMs: number; logNamespace?: string }) {
+    return server!.churn(p.perSecond, p.durationMs, p.logNamespace);
+  },
+  churnLog() {
+    return server!.churnLog;
   },
   drop() {
     return server!.dropWatches();

@@ -11,11 +11,12 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatedCluster } from './simulated-cluster';
+import { isStreamFault, runStreamFault, STREAM_FAULT_NAMES } from './stream-faults';
 
 export const FAULT_NAMES = ['drop', 'expire', 'recreate', 'outage', 'forbid'] as const;
 /** Faults of the pod log streams (Follow Logs): run only when typed, never on the timer. */
 export const LOG_FAULT_NAMES = ['logs-drop', 'logs-silence', 'logs-restart'] as const;
-export type FaultName = (typeof FAULT_NAMES)[number] | (typeof LOG_FAULT_NAMES)[number];
+export type FaultName = (typeof FAULT_NAMES)[number] | (typeof LOG_FAULT_NAMES)[number] | (typeof STREAM_FAULT_NAMES)[number];
 
 export interface FaultTimelineOptions {
   /** Wait after the first watch before the first fault; default 40 s. */
@@ -30,6 +31,13 @@ export interface FaultTimelineOptions {
   recreateDownMs?: number;
   /** Run the faults on the timer (default true); false: only `trigger`. */
   scheduled?: boolean;
+  /**
+   * The resource types Kube Watch is configured to watch (the workspace's `kubeWatch.resources`,
+   * as the server names them): the watches its status bar counts, one each. The announcements
+   * count these, never the server's other open watches (a description's Events, a log terminal's
+   * pod watch, the CRD watch behind custom columns). Default: every type with an open watch.
+   */
+  watchedResources?: readonly string[];
   /** One line for the terminal: `kind` 'fault' starts a fault, 'done' ends one, 'info' is the rest. */
   announce: (kind: 'fault' | 'done' | 'info', line: string) => void;
 }
@@ -50,6 +58,8 @@ export class FaultTimeline {
   private loop: Promise<void> | undefined;
   /** Cleanups of a fault in progress (lift a 403, bring the server back), run by stop(). */
   private readonly pending = new Set<() => Promise<void> | void>();
+  /** Timers of a stream fault in progress (a replacement pod turning ready), cleared by stop(). */
+  private readonly streamTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly cluster: SimulatedCluster,
@@ -62,6 +72,7 @@ export class FaultTimeline {
       forbidMs: 75_000,
       recreateDownMs: 6_000,
       scheduled: true,
+      watchedResources: [],
       ...opts,
     };
     this.faults = [
@@ -87,6 +98,7 @@ export class FaultTimeline {
 
   /** Runs the named fault now, unless another is running. */
   async trigger(name: string): Promise<void> {
+    if (isStreamFault(name)) return this.runFault({ name: name as FaultName, title: name, run: () => runStreamFault(name, this.cluster, this.o.announce, this.streamTimers) });
     const logFault = this.logFaults.find((f) => f.name === name);
     if (logFault) {
       if (this.cluster.openLogStreams === 0) {
@@ -98,7 +110,7 @@ export class FaultTimeline {
     }
     const fault = this.faults.find((f) => f.name === name);
     if (!fault) {
-      this.o.announce('info', `unknown fault "${name}"; type one of: ${[...FAULT_NAMES, ...LOG_FAULT_NAMES].join(', ')}`);
+      this.o.announce('info', `unknown fault "${name}"; type one of: ${[...FAULT_NAMES, ...LOG_FAULT_NAMES, ...STREAM_FAULT_NAMES].join(', ')}`);
       return;
     }
     if (this.cluster.server.openWatches() === 0 && !this.running) {
@@ -115,6 +127,8 @@ export class FaultTimeline {
   /** Stops the timer, undoes a fault in progress (lifts a 403, brings the server back). */
   async stop(): Promise<void> {
     this.abort.abort();
+    for (const t of this.streamTimers) clearTimeout(t);
+    this.streamTimers.clear();
     for (const cleanup of [...this.pending]) await cleanup();
     this.pending.clear();
     await this.loop;
@@ -144,7 +158,7 @@ export class FaultTimeline {
 
   private async runFault(fault: Fault): Promise<void> {
     if (this.running) {
-      this.o.announce('info', `"${fault.name}" must wait: the ${[...this.faults, ...this.logFaults].find((f) => f.name === this.running)!.title} is still going on`);
+      this.o.announce('info', `"${fault.name}" must wait: the ${[...this.faults, ...this.logFaults].find((f) => f.name === this.running)?.title ?? this.running} is still going on`);
       return;
     }
     this.running = fault.name;
@@ -160,9 +174,14 @@ export class FaultTimeline {
 
   // ---- the faults -----------------------------------------------------------------------------
 
-  /** Watch counts per type now: what "back to normal" means afterwards. */
+  /**
+   * Open watches per configured type now: what "back to normal" means afterwards. Its keys are
+   * the watches the status bar counts (one per configured type), so `total` is its `n/n`.
+   */
   private snapshot(): Record<string, number> {
-    return Object.fromEntries(this.cluster.watchedTypes().map((t) => [t, this.cluster.server.openWatches(t)]));
+    const listed = this.o.watchedResources.filter((t) => this.cluster.server.openWatches(t) > 0);
+    const configured = listed.length > 0 ? listed : this.cluster.watchedTypes();
+    return Object.fromEntries(configured.map((t) => [t, this.cluster.server.openWatches(t)]));
   }
 
   /** Waits (up to `boundMs`) until every type has its watches open again; returns the seconds it took or undefined. */
@@ -176,7 +195,7 @@ export class FaultTimeline {
   }
 
   private backLine(before: Record<string, number>, seconds: number | undefined, what: string): string {
-    const n = Object.values(before).reduce((a, b) => a + b, 0);
+    const n = this.total(before);
     return seconds === undefined
       ? `${what}; not every watch is back yet (the informers keep retrying)`
       : `${what}; all ${n} watches open again ${seconds.toFixed(1)} s after the fault began`;
@@ -203,7 +222,7 @@ export class FaultTimeline {
     const started = Date.now();
     this.o.announce(
       'fault',
-      `dropped connection: all ${n} watches are reset (TCP RST) and the next 2 reconnects of each are refused. ` +
+      `dropped connection: every watch is reset (TCP RST) and the next 2 reconnects of each are refused. ` +
         `Look: tree nodes "reconnecting in N s" for a few seconds, then "watching · rv N" again without a relist; ` +
         `status bar: a spinning icon with fewer than ${n}/${n} live, then the eye and ${n}/${n}; ` +
         `log: warnings "backing off: attempt 1 … the server closed the connection (ECONNRESET)", then "… socket hang up" for the refused reconnects, then "watching again after N s of failures (3 failed attempts)".`,
@@ -284,7 +303,7 @@ export class FaultTimeline {
       'fault',
       `outage (${Math.round(this.o.outageMs / 1000)} s): the API server refuses every connection. ` +
         `Look: tree nodes "unreachable: connect ECONNREFUSED 127.0.0.1:${port}" or "reconnecting in N s", the objects keep their last known state; ` +
-        `status bar: a spinning icon and 0/${n}, the red error background after 30 s; ` +
+        `status bar: a spinning icon and 0/${n}, ${this.o.outageMs >= 30_000 ? 'the red error background from 30 s of failures on, until the watches are back' : 'no red background (that takes 30 s of failures)'}; ` +
         `log: "unreachable: …", "backing off: attempt N, next try in …" (the waits grow towards 30 s), then "watching again after … of failures" up to ~30 s after the server returns.`,
     );
     let down = true;
@@ -339,8 +358,9 @@ export class FaultTimeline {
     }
   }
 
+  /** The watches the status bar counts: one per configured type. */
   private total(counts: Record<string, number>): number {
-    return Object.values(counts).reduce((a, b) => a + b, 0);
+    return Object.keys(counts).length;
   }
 
   private lists(since: number): number {

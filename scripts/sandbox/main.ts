@@ -39,6 +39,8 @@ import {
   stopProcessGroup,
 } from '../vscode/code-server.mjs';
 import { FAULT_NAMES, FaultTimeline, LOG_FAULT_NAMES, clock } from './fault-timeline';
+import { STREAM_FAULT_NAMES } from './stream-faults';
+import { workspaceResources } from './workspace-resources';
 import { SimulatedCluster } from './simulated-cluster';
 
 const USAGE = `usage: npm start [-- OPTIONS]   (or: node --import tsx scripts/sandbox/main.ts [OPTIONS])
@@ -236,6 +238,7 @@ const LINKED_KUBECONFIG = path.join(repoRoot, '.cache', 'sandbox', 'kubeconfig')
 const WORKSPACE = path.join(repoRoot, 'scripts', 'sandbox', 'workspace');
 const OPENER = path.join(repoRoot, 'scripts', 'sandbox', 'opener');
 
+
 class Sandbox {
   private readonly cleanups: { name: string; run: () => Promise<void> | void }[] = [];
   private stopping: Promise<void> | undefined;
@@ -243,6 +246,8 @@ class Sandbox {
   /** A command we wait for (install, package): stopped with us. */
   private step: ChildProcess | undefined;
   private timeline: FaultTimeline | undefined;
+  /** The sandbox user's access (typed `read-only` or `read-write`); set once the cluster runs. */
+  private switchAccess: ((mode: 'read-only' | 'read-write') => string) | undefined;
 
   constructor(private readonly o: SandboxOptions) {}
 
@@ -290,6 +295,8 @@ class Sandbox {
     });
     this.defer('simulated cluster', () => cluster.stop());
     if (this.o.churnMs > 0) cluster.startChurn(this.o.churnMs);
+    cluster.startControllers();
+    this.switchAccess = (mode) => cluster.switchAccess(mode);
     // The server remembers every request; a sandbox may run for hours.
     const trim = setInterval(() => {
       const r = cluster.server.requests;
@@ -312,6 +319,7 @@ class Sandbox {
       scheduled: this.o.faults,
       firstAfterMs: this.o.firstFaultMs,
       gapMs: this.o.faultGapMs,
+      watchedResources: workspaceResources(path.join(WORKSPACE, '.vscode', 'settings.json')),
       announce: (kind, line) => {
         if (kind === 'fault') say(`${yellow('FAULT')} ${line}`);
         else if (kind === 'done') say(`${green('OK')} ${line}`);
@@ -420,7 +428,7 @@ class Sandbox {
       lines.push('  a desktop VS Code: open this repository, Run and Debug › "Run Extension" (F5)');
       lines.push(`  the CLI:  npm run build && KUBECONFIG=${kubeconfig} node_modules/.bin/node dist/cli.js watch pods -A`);
     }
-    lines.push('', `Faults: ${this.o.faults ? 'on a timer once a client watches, each announced below' : 'off (--no-faults)'}; type ${FAULT_NAMES.join(' / ')} + Enter to run one now; while a log terminal follows a pod: ${LOG_FAULT_NAMES.join(' / ')}.`);
+    lines.push('', `Faults: ${this.o.faults ? 'on a timer once a client watches, each announced below' : 'off (--no-faults)'}; type ${FAULT_NAMES.join(' / ')} + Enter to run one now; while a log terminal follows a pod: ${LOG_FAULT_NAMES.join(' / ')}; while a port-forward or a shell runs: ${STREAM_FAULT_NAMES.join(' / ')}.`);
     lines.push('Ctrl-C stops everything.', rule);
     process.stdout.write(`${lines.join('\n')}\n`);
   }
@@ -433,7 +441,11 @@ class Sandbox {
       const name = raw.trim().toLowerCase();
       if (!name || this.stopping) return;
       if (name === 'help' || name === '?') {
-        say(`faults: ${FAULT_NAMES.join(', ')}; log faults (while Follow Logs runs): ${LOG_FAULT_NAMES.join(', ')}; Ctrl-C stops everything`);
+        say(`faults: ${FAULT_NAMES.join(', ')}; log faults (while Follow Logs runs): ${LOG_FAULT_NAMES.join(', ')}; port-forward and shell faults: ${STREAM_FAULT_NAMES.join(', ')}; access: read-only, read-write; Ctrl-C stops everything`);
+        return;
+      }
+      if ((name === 'read-only' || name === 'read-write') && this.switchAccess) {
+        say(this.switchAccess(name));
         return;
       }
       void this.timeline?.trigger(name);

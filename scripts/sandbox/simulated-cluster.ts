@@ -26,7 +26,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { ACTION_TYPES, ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { WorkloadController } from './workload-controller';
 import { EndpointSliceController } from './endpoint-slice-controller';
 import { PodLogWriter } from './pod-log-writer';
 
@@ -46,6 +47,12 @@ export const SERVED_TYPES = [
   'endpointslices.discovery.k8s.io',
   'widgets.example.com',
   'customresourcedefinitions.apiextensions.k8s.io',
+  'nodes',
+  'statefulsets.apps',
+  'daemonsets.apps',
+  'jobs.batch',
+  'cronjobs.batch',
+  'poddisruptionbudgets.policy',
 ] as const;
 
 /** The Widget type's definition, with the printer columns `kubectl get widgets` would show. */
@@ -120,6 +127,8 @@ export interface PodOptions {
   /** The controller that owns the Pod (a ReplicaSet, a StatefulSet, a Job). */
   owner?: OwnerRef;
   image?: string;
+  /** The container's declared ports; the local API server serves each (an HTTP answer with the pod's name) for port-forwards. */
+  ports?: Array<{ containerPort: number; name?: string; protocol?: string }>;
 }
 
 export interface OwnerRef {
@@ -141,6 +150,7 @@ export class SimulatedCluster {
   private stopped = false;
   private readonly logWriter: PodLogWriter;
   private readonly endpointSlices: EndpointSliceController;
+  private readonly workloads: WorkloadController;
 
   private constructor(
     readonly server: FakeApiServer,
@@ -151,6 +161,7 @@ export class SimulatedCluster {
   ) {
     this.logWriter = new PodLogWriter(server);
     this.endpointSlices = new EndpointSliceController(server);
+    this.workloads = new WorkloadController(server);
   }
 
   static async start(opts: SimulatedClusterOptions = {}): Promise<SimulatedCluster> {
@@ -170,6 +181,8 @@ export class SimulatedCluster {
     server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true, shortNames: ['wd'] });
     server.defineResource({ group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false, shortNames: ['crd'] });
     server.defineResource(ENDPOINT_SLICES);
+    for (const def of ACTION_TYPES) if (def.resource !== 'replicasets') server.defineResource(def);
+    server.access.user = SANDBOX_USER;
     if (opts.seed ?? true) cluster.seed();
     cluster.endpointSlices.start();
     if ((opts.podLogEveryMs ?? 1000) > 0) cluster.logWriter.start(opts.podLogEveryMs ?? 1000);
@@ -206,10 +219,10 @@ export class SimulatedCluster {
     this.server.create('configmaps', { metadata: { namespace: 'kube-system', name: 'coredns' }, data: { Corefile: '.:53 {\n    errors\n    health\n    kubernetes cluster.local in-addr.arpa ip6.arpa\n    forward . /etc/resolv.conf\n    cache 30\n}\n' } });
 
     // shop (the browser tests expect only Running, ready Pods here)
-    this.createWorkload('shop', 'web', '7d9f8b6c4', ['2xkqp', 'q8m5z'], { image: 'registry.example.com/shop/web:2.4.1' });
+    this.createWorkload('shop', 'web', '7d9f8b6c4', ['2xkqp', 'q8m5z'], { image: 'registry.example.com/shop/web:2.4.1', ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }] });
     this.server.create('services', { metadata: { namespace: 'shop', name: 'web', labels: { app: 'web' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.12.7', selector: { app: 'web' }, ports: [{ port: 80 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'shop', name: 'web-config', labels: { app: 'web' } }, data: { LOG_LEVEL: 'info', FEATURE_CHECKOUT: 'on' } });
-    this.createWorkload('shop', 'api', '5c6b7f9d8', ['vt4wn'], { image: 'registry.example.com/shop/api:1.9.0' });
+    this.createWorkload('shop', 'api', '5c6b7f9d8', ['vt4wn'], { image: 'registry.example.com/shop/api:1.9.0', ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
     this.server.create('configmaps', { metadata: { namespace: 'shop', name: 'api-config', labels: { app: 'api' } }, data: { DB_POOL: '10' } });
     this.createEvent('shop', 'web-7d9f8b6c4-2xkqp', 'Pod', 'Scheduled', 'Successfully assigned shop/web-7d9f8b6c4-2xkqp to node-1');
     this.createEvent('shop', 'web-7d9f8b6c4-2xkqp', 'Pod', 'Started', 'Started container web');
@@ -221,7 +234,7 @@ export class SimulatedCluster {
     this.server.create('configmaps', { metadata: { namespace: 'monitoring', name: 'prometheus-config', labels: { app: 'prometheus' } }, data: { 'prometheus.yml': 'global:\n  scrape_interval: 30s\n' } });
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
-    this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'] });
+    this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
     this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
@@ -235,13 +248,66 @@ export class SimulatedCluster {
     this.createPod('batch', 'db-migrate-29013780-ck2fd', { phase: 'Failed', labels: { 'job-name': 'db-migrate-29013780' }, owner: { kind: 'Job', name: 'db-migrate-29013780', apiVersion: 'batch/v1' }, image: 'registry.example.com/batch/migrate:0.7' });
     this.createEvent('batch', 'db-migrate-29013780-ck2fd', 'Pod', 'Failed', 'Error: container main exited with code 1', 'Warning');
     this.server.create('configmaps', { metadata: { namespace: 'batch', name: 'report-settings' }, data: { FORMAT: 'pdf', RECIPIENTS: 'finance@example.com' } });
+    this.seedForActions();
+  }
+
+  /**
+   * What the actions act on beyond Deployments and Pods: the two nodes (every Pod runs on
+   * node-1), the CronJob behind the nightly report, the StatefulSet of postgres-0 and a
+   * PodDisruptionBudget that keeps one web Pod of shop running through a drain.
+   */
+  private seedForActions(): void {
+    for (const name of ['node-1', 'node-2']) {
+      this.server.create('nodes', {
+        metadata: { name, labels: { 'kubernetes.io/hostname': name, 'kubernetes.io/os': 'linux' } },
+        spec: {},
+        status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady' }], capacity: { cpu: '4', memory: '16Gi', pods: '110' }, nodeInfo: { kubeletVersion: 'v1.34.9' } },
+      });
+    }
+    this.server.create('cronjobs.batch', {
+      metadata: { namespace: 'batch', name: 'nightly-report' },
+      spec: {
+        schedule: '40 3 * * *',
+        jobTemplate: { metadata: { labels: { app: 'report' } }, spec: { template: { metadata: { labels: { app: 'report' } }, spec: { restartPolicy: 'Never', containers: [{ name: 'main', image: 'registry.example.com/batch/report:1.0' }] } } } },
+      },
+      status: { lastScheduleTime: new Date(Date.now() - 6 * 3_600_000).toISOString().replace(/\.\d{3}Z$/, 'Z') },
+    });
+    this.server.create('statefulsets.apps', {
+      metadata: { namespace: 'payments', name: 'postgres', labels: { app: 'postgres' } },
+      spec: { replicas: 1, serviceName: 'postgres', selector: { matchLabels: { app: 'postgres' } }, template: { metadata: { labels: { app: 'postgres' } }, spec: { containers: [{ name: 'main', image: 'postgres:16.3' }] } } },
+      status: { replicas: 1, readyReplicas: 1, currentReplicas: 1, updatedReplicas: 1, availableReplicas: 1 },
+    });
+    this.server.create('poddisruptionbudgets.policy', { metadata: { namespace: 'shop', name: 'web' }, spec: { minAvailable: 1, selector: { matchLabels: { app: 'web' } } } });
+  }
+
+  /**
+   * Starts the controllers that answer Kube Watch's actions (workload-controller.ts: Deployments,
+   * ReplicaSets, Jobs, the scheduler and the kubelet) and makes a deleted Pod's grace period last
+   * at most 3 s. Everything seeded stays as it is until something acts on it.
+   */
+  startControllers(): void {
+    this.server.deletes.podTerminationSeconds = 3;
+    this.workloads.start();
+  }
+
+  /**
+   * The sandbox user may only read (`read-only`: RBAC's 403 on every write, access reviews say
+   * no) or do everything again (`read-write`). Returns what to look for.
+   */
+  switchAccess(mode: 'read-only' | 'read-write'): string {
+    if (mode === 'read-only') {
+      this.server.access.readOnly();
+      return `read-only: the sandbox user may read but not write. Try an action: the server refuses it with 403, Kube Watch says which verb on which resource in words, and the menus stop offering writes (type read-write to undo)`;
+    }
+    this.server.access.allowAll();
+    return 'read-write: the sandbox user may do everything again (menus offer the writes once the access answers are asked again: a context switch, or after 5 minutes)';
   }
 
   /**
    * A Deployment with its ReplicaSet `<name>-<hash>` and one Pod per suffix, owned the way the
    * controllers own them; `crashing` suffixes are in CrashLoopBackOff, the others Running.
    */
-  createWorkload(namespace: string, name: string, hash: string, suffixes: string[], opts: { labels?: Record<string, string>; image?: string; crashing?: string[] } = {}): void {
+  createWorkload(namespace: string, name: string, hash: string, suffixes: string[], opts: { labels?: Record<string, string>; image?: string; crashing?: string[]; ports?: PodOptions['ports'] } = {}): void {
     const labels = opts.labels ?? { app: name };
     const replicas = suffixes.length;
     const available = suffixes.filter((s) => !opts.crashing?.includes(s)).length;
@@ -254,6 +320,7 @@ export class SimulatedCluster {
         labels: { ...labels, 'pod-template-hash': hash },
         owner: { kind: 'ReplicaSet', name: rsName, uid: rs.metadata.uid },
         image: opts.image,
+        ports: opts.ports,
         ...(crashing ? { phase: 'Running', waitingReason: 'CrashLoopBackOff', restarts: 6 } : {}),
       });
     }
@@ -468,7 +535,8 @@ export class SimulatedCluster {
     const labels = old?.metadata.labels ?? opts.labels;
     const owner = (old?.metadata.ownerReferences as OwnerRef[] | undefined)?.[0] ?? opts.owner;
     const image = ((old?.spec as { containers?: { image?: string }[] } | undefined)?.containers?.[0]?.image) ?? opts.image;
-    const created = this.createPod(namespace, name, { ...opts, labels, owner, image });
+    const ports = ((old?.spec as { containers?: { ports?: PodOptions['ports'] }[] } | undefined)?.containers?.[0]?.ports) ?? opts.ports;
+    const created = this.createPod(namespace, name, { ...opts, labels, owner, image, ports });
     this.createEvent(namespace, name, 'Pod', 'Scheduled', `Successfully assigned ${namespace}/${name} to node-1`);
     return { oldUid: old?.metadata.uid, newUid: created.metadata.uid };
   }
@@ -646,6 +714,7 @@ export class SimulatedCluster {
     this.stopChurn();
     this.logWriter.stop();
     this.endpointSlices.stop();
+    this.workloads.stop();
     await this.server.close();
     if (this.ownDir) fs.rmSync(this.ownDir, { recursive: true, force: true });
     this.log('stopped');
@@ -692,7 +761,7 @@ export function podObject(namespace: string, name: string, opts: PodOptions = {}
     spec: {
       nodeName: phase === 'Pending' ? undefined : 'node-1',
       restartPolicy: opts.owner?.kind === 'Job' ? 'Never' : 'Always',
-      containers: [{ name: 'main', image: opts.image ?? 'registry.example.com/app:1.0' }],
+      containers: [{ name: 'main', image: opts.image ?? 'registry.example.com/app:1.0', ...(opts.ports ? { ports: opts.ports } : {}) }],
     },
     status: {
       phase,

@@ -11,8 +11,11 @@ export class UsageError extends Error {
 
 export interface WatchArgs {
   command: 'watch';
-  /** As kubectl spells it: `pods`, `deployments.apps`, `widgets.v1.example.com`. */
-  resource: string;
+  /**
+   * One or more types, as kubectl spells them (`pods`, `deployments.apps`,
+   * `widgets.v1.example.com`, a CRD's plural or kind), in the order given; never empty.
+   */
+  resources: string[];
   /** Set by --namespace / -n. */
   namespace?: string;
   /** Set by --all-namespaces / -A. Never set together with `namespace`. */
@@ -30,15 +33,19 @@ export interface WatchArgs {
 export type CliArgs = WatchArgs | { command: 'help' } | { command: 'version' };
 
 export const USAGE = `Usage:
-  kube-watch watch RESOURCE [options]
+  kube-watch watch RESOURCE[,RESOURCE...] [options]
   kube-watch --help | --version
 
-Watches one resource type and prints one JSON object per line on standard output:
-  {"event":"add"|"update"|"delete","namespace":..,"name":..,"uid":..,"resourceVersion":..}
-  {"lifecycle":"<state or event>","resourceVersion":..,"reason":..,"at":"<ISO-8601>",...}
-and, on SIGINT or SIGTERM, one last {"snapshot":[...]} with the whole cache, then exits 0.
+Watches one or more resource types, one watch each on one connection to the cluster, and
+prints one JSON object per line on standard output, each naming its type:
+  {"event":"add"|"update"|"delete","resource":"pods","namespace":..,"name":..,"uid":..,"resourceVersion":..}
+  {"lifecycle":"<state or event>","resource":"pods","resourceVersion":..,"reason":..,"at":"<ISO-8601>",...}
+and, on SIGINT or SIGTERM, one last {"resource":..,"snapshot":[...]} line per type with its
+whole cache, then exits 0.
 
-RESOURCE is spelled as for kubectl: pods, po, Pod, deployments.apps, widgets.v1.example.com.
+RESOURCE is spelled as for kubectl: pods, po, Pod, deployments.apps, widgets.v1.example.com,
+a custom resource by its plural or kind; several are separated by commas: pods,configmaps.
+"resource" in the output is the type's plural, qualified with its group (deployments.apps).
 
 Options:
   -n, --namespace NS         watch namespace NS (default: the context's namespace, else "default")
@@ -54,8 +61,8 @@ Options:
   -h, --help                 show this help
       --version              show the version
 
-Exit status: 0 after a signal, 2 for bad arguments, an unknown resource or context, or an
-unusable kubeconfig.
+Exit status: 0 after a signal, 2 for bad arguments, an unknown resource (any in the list) or
+context, or an unusable kubeconfig.
 `;
 
 /** Parses `argv` (without the node and script paths). Throws UsageError. */
@@ -90,14 +97,16 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   if (command === undefined) throw new UsageError('missing command: expected "watch RESOURCE" (see --help)');
   if (command !== 'watch') throw new UsageError(`unknown command "${command}": expected "watch" (see --help)`);
   if (resource === undefined || resource.trim() === '') throw new UsageError('missing RESOURCE: for example "watch pods" (see --help)');
-  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}" (see --help)`);
+  if (extra.length > 0) throw new UsageError(`unexpected argument "${extra[0]}": several types are separated by commas, as in "pods,configmaps" (see --help)`);
+  const resources = resource.split(',').map((r) => r.trim());
+  if (resources.some((r) => r === '')) throw new UsageError(`an empty resource type in "${resource}": separate types with single commas, as in "pods,configmaps"`);
 
   const namespace = nonEmpty(values.namespace, '--namespace');
   const allNamespaces = values['all-namespaces'] === true;
   if (namespace !== undefined && allNamespaces) throw new UsageError('--namespace and --all-namespaces cannot be used together');
   return {
     command: 'watch',
-    resource: resource.trim(),
+    resources: [...new Set(resources)],
     namespace,
     allNamespaces,
     labelSelector: nonEmpty(values.selector, '--selector'),

@@ -19,12 +19,16 @@ export type ObjectEventKind = 'add' | 'update' | 'delete';
 
 export interface ObjectEventLine extends Partial<ObjectIdentityLine> {
   event: ObjectEventKind;
+  /** The type: its plural, qualified with its group (`deployments.apps`). */
+  resource: string;
   finalStateUnknown?: true;
 }
 
 /** `lifecycle` is a state's phase (connecting, watching, ...) or an event's type (synced, backoff, ...). */
 export interface LifecycleLine {
   lifecycle: string;
+  /** The type the line is about (as `ObjectEventLine.resource`, or as spelled before discovery answered). */
+  resource?: string;
   resourceVersion?: string;
   reason?: string;
   at: string;
@@ -37,17 +41,23 @@ export function identityOf(obj: KubeObject): ObjectIdentityLine {
   return m.namespace ? { namespace: m.namespace, ...out } : out;
 }
 
-export function objectEventLine(kind: ObjectEventKind, obj: KubeObject, finalStateUnknown = false): ObjectEventLine {
-  const line: ObjectEventLine = { event: kind, ...identityOf(obj) };
+export function objectEventLine(resource: string, kind: ObjectEventKind, obj: KubeObject, finalStateUnknown = false): ObjectEventLine {
+  const line: ObjectEventLine = { event: kind, resource, ...identityOf(obj) };
   if (finalStateUnknown) line.finalStateUnknown = true;
   return line;
 }
 
 /**
- * One lifecycle event as a line. `currentResourceVersion` (the informer's) is used when the
- * event carries none of its own. Undefined fields are left out by JSON.stringify.
+ * One lifecycle event of `resource`'s watch as a line. `currentResourceVersion` (the
+ * informer's) is used when the event carries none of its own. Undefined fields are left out by
+ * JSON.stringify.
  */
-export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: string): LifecycleLine {
+export function lifecycleLine(resource: string, e: TimedLifecycleEvent, currentResourceVersion: string): LifecycleLine {
+  const { lifecycle, ...rest } = eventLine(e, currentResourceVersion);
+  return { lifecycle, resource, ...rest };
+}
+
+function eventLine(e: TimedLifecycleEvent, currentResourceVersion: string): LifecycleLine {
   const at = new Date(e.at).toISOString();
   const rv = (own?: string) => own || currentResourceVersion || undefined;
   switch (e.type) {
@@ -102,11 +112,11 @@ export function lifecycleLine(e: TimedLifecycleEvent, currentResourceVersion: st
   }
 }
 
-/** The whole cache, sorted by namespace then name. */
-export function snapshotLine(objects: Iterable<KubeObject>): { snapshot: ObjectIdentityLine[] } {
+/** The whole cache of one type, sorted by namespace then name. */
+export function snapshotLine(resource: string, objects: Iterable<KubeObject>): { resource: string; snapshot: ObjectIdentityLine[] } {
   const snapshot = [...objects].map(identityOf);
   snapshot.sort((a, b) => compare(a.namespace ?? '', b.namespace ?? '') || compare(a.name, b.name));
-  return { snapshot };
+  return { resource, snapshot };
 }
 
 function compare(a: string, b: string): number {

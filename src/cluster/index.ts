@@ -4,3 +4,4 @@ export * from './discovery';
 export * from './kubeconfig-loader';
 export * from './label-selector-text';
 export * from './resolve-with-retry';
+export * from './access-review';

@@ -103,7 +103,8 @@ async function send(session: EditSession, text: string, signal: AbortSignal, dry
   if (dryRun) query.dryRun = 'All';
   if (force) query.force = 'true';
   try {
-    const result = await session.write<KubeObject>('apply', { method: 'PATCH', path: session.path, query, body: applyConfiguration(ours.object), contentType: 'application/apply-patch+yaml' }, signal);
+    const summary = `server-side apply${force ? ', forced' : ''}`;
+    const result = await session.write<KubeObject>('apply', { method: 'PATCH', path: session.path, query, body: applyConfiguration(ours.object), contentType: 'application/apply-patch+yaml' }, signal, summary);
     if (dryRun) {
       const live = session.live ?? session.base;
       const changed = changedPaths(strip(live), strip(result));

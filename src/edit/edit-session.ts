@@ -2,10 +2,10 @@ import { ApiError } from '../base';
 import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
 import { identityOf, parseBuffer, type BufferProblem, type EditedIdentity } from './buffer-problems';
 import { editableText, objectToSave, type EditableOptions } from './editable-object';
-import type { FieldPath } from './field-path';
+import { pathText, type FieldPath } from './field-path';
 import { refusalOf, type Refusal } from './refusal';
 import { changedBy, serverChange, type ServerChange } from './server-change';
-import { sameValue, threeWayMerge, type MergeConflict } from './three-way-merge';
+import { changedPaths, sameValue, threeWayMerge, type MergeConflict } from './three-way-merge';
 
 /**
  * One object being edited: the version the edit started from (`base`), the live object as the
@@ -43,6 +43,23 @@ export interface EditWrite {
   result: string;
 }
 
+/** A write about to be sent, as a write journal records it. */
+export interface EditWriteStart {
+  verb: EditWrite['verb'];
+  target: EditTarget;
+  dryRun: boolean;
+  /** What the write changes, in a few words (`data.DB_POOL, data.TIMEOUT`); '' when unknown. */
+  summary: string;
+}
+
+/**
+ * Where an edit's writes are recorded (the actions' write journal, which keeps a write pending on
+ * its row until the watch shows it): begun before sending, told the outcome after.
+ */
+export interface EditJournal {
+  begin(write: EditWriteStart): { succeeded(answer: unknown): void; failed(err: unknown, words: string): void } | undefined;
+}
+
 export type SaveOutcome =
   | { kind: 'problems'; problems: BufferProblem[] }
   | { kind: 'saved'; object: KubeObject; unchanged: boolean; rebased?: { fields: FieldPath[]; manager?: string } }
@@ -53,6 +70,8 @@ export interface EditSessionOptions {
   hideServerFields: boolean;
   /** Called after every write with its outcome. */
   onWrite?: (write: EditWrite) => void;
+  /** Records every write from before it is sent until the watch shows it. */
+  journal?: EditJournal;
   now?: () => number;
 }
 
@@ -199,8 +218,9 @@ export class EditSession {
         rebased = { fields: m.theirsChanged.filter((p) => p[0] !== 'metadata' || (p[1] !== 'resourceVersion' && p[1] !== 'managedFields' && p[1] !== 'generation')) };
       }
       const sent = { ...body, metadata: { ...body.metadata, resourceVersion: live.metadata.resourceVersion, managedFields: undefined } };
+      const summary = changedPaths(strip(this.baseObject), strip(ours.object)).slice(0, 3).map(pathText).join(', ');
       try {
-        const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(sent) }, signal);
+        const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(sent) }, signal, summary);
         if (rebased) rebased.manager = changedBy(saved, rebased.fields);
         this.baseObject = withoutManagedFields(saved);
         if (!this.liveObject || newer(this.baseObject, this.liveObject)) this.liveObject = this.baseObject;
@@ -241,20 +261,25 @@ export class EditSession {
   }
 
   /** One write through the context's transport, reported to `onWrite` whatever its outcome. */
-  async write<T extends KubeObject>(verb: EditWrite['verb'], request: Parameters<NonNullable<KubeTransport['write']>>[0], signal: AbortSignal): Promise<T> {
+  async write<T extends KubeObject>(verb: EditWrite['verb'], request: Parameters<NonNullable<KubeTransport['write']>>[0], signal: AbortSignal, summary = ''): Promise<T> {
     const transport = this.target.transport();
     const dryRun = request.query?.dryRun === 'All';
+    const handle = this.options.journal?.begin({ verb, target: this.target, dryRun, summary });
     if (!transport?.write) {
       const err = new Error(`no connection to the cluster of ${this.what}`);
+      handle?.failed(err, err.message);
       this.options.onWrite?.({ verb, target: this.target, dryRun, result: err.message });
       throw err;
     }
     try {
       const answer = await transport.write<T>(request, signal);
+      handle?.succeeded(answer);
       this.options.onWrite?.({ verb, target: this.target, dryRun, resourceVersion: answer?.metadata?.resourceVersion, result: 'ok' });
       return answer;
     } catch (err) {
-      this.options.onWrite?.({ verb, target: this.target, dryRun, result: err instanceof ApiError ? `${err.code} ${err.reason}` : err instanceof Error ? err.message : String(err) });
+      const result = err instanceof ApiError ? `${err.code} ${err.reason}` : err instanceof Error ? err.message : String(err);
+      handle?.failed(err, refusalOf(err, this.what, '', undefined, this.isSecret).message);
+      this.options.onWrite?.({ verb, target: this.target, dryRun, result });
       throw err;
     }
   }

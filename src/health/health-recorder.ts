@@ -31,7 +31,8 @@ const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /**
  * Records the health of every watch the manager has, from the moment it is created: state spans
  * (from entry states and `state` lifecycle events), markers (expiries, relists, bookmarks,
- * restarts; a relist is its `list-started` event) and the event rate (every handler add, update, delete), over a window (default one
+ * restarts; a relist is its `list-started` event), the time the process was suspended (a span
+ * across every band) and the event rate (every handler add, update, delete), over a window (default one
  * hour), within a memory cap. VS Code-free; no timer: old data is dropped as new data comes in.
  *
  * Invariants:
@@ -51,6 +52,8 @@ export class HealthRecorder implements Disposable {
   private readonly subscriptions: Disposable[];
   private listeners: (() => void)[] = [];
   private paused = false;
+  /** The instant of the last resume drawn (each is announced once per watch). */
+  private lastResumeAt: number | undefined;
   private disposed = false;
 
   constructor(
@@ -177,6 +180,8 @@ export class HealthRecorder implements Disposable {
     if (!track || track.removedAt !== undefined) return;
     if (event.type === 'state') {
       track.enter(healthStateOf(event.state), event.state.since, event.state.reason);
+    } else if (event.type === 'resumed') {
+      this.suspended(event.at - event.awayMs, event.at, event.awayMs);
     } else {
       const kind = markerKind(event);
       if (!kind) return;
@@ -184,6 +189,18 @@ export class HealthRecorder implements Disposable {
     }
     this.trim(this.clock.now());
     this.changed();
+  }
+
+  /**
+   * The process was away from `from` to `to` (the manager announces it once per running watch,
+   * all at the same instant): every band, the idle ones too, is drawn suspended for that time,
+   * never in the state it happened to be in when the process stopped.
+   */
+  private suspended(from: number, to: number, awayMs: number): void {
+    if (this.lastResumeAt === to) return;
+    this.lastResumeAt = to;
+    const reason = `process suspended ${Math.max(1, Math.round(awayMs / 1000))} s`;
+    for (const track of this.byId.values()) track.suspend(from, to, reason);
   }
 
   /** Drops what left the window, then sheds until under the memory cap. */

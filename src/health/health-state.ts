@@ -2,12 +2,13 @@ import type { InformerPhase, InformerState } from '../informer';
 
 /**
  * The state a watch's timeline band shows: the engine's phases, split where the tree names them
- * differently (a stop by a pause is "paused"; connecting again after a sync is "reconnecting").
+ * differently (a stop by a pause is "paused"; connecting again after a sync is "reconnecting"),
+ * and "suspended" for time the process could not see (the machine slept, the process was stopped).
  */
-export type HealthState = InformerPhase | 'reconnecting' | 'paused';
+export type HealthState = InformerPhase | 'reconnecting' | 'paused' | 'suspended';
 
 /** Every band state, calm ones first; the order of the webview's legend. */
-export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'forbidden', 'not-found', 'paused', 'stopped'];
+export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'forbidden', 'not-found', 'suspended', 'paused', 'stopped'];
 
 /** The band state of an informer (or resolution) state. Pure. */
 export function healthStateOf(state: InformerState): HealthState {

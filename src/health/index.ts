@@ -3,3 +3,4 @@ export * from './health-recorder';
 export * from './health-state';
 export * from './rate-buckets';
 export * from './watch-track';
+export * from './catch-up';

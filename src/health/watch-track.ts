@@ -77,6 +77,39 @@ export class WatchTrack {
     }
   }
 
+  /**
+   * Time the process could not see, [from, to): drawn as `suspended` whatever the watch's state
+   * was, since nothing was observed then. The span that ran across it is cut at `from` and goes
+   * on from `to` (where spans already begin after `to`, they stay). Spans stay contiguous; a
+   * track that began after `from` is suspended from its start; nothing changes when `to` is not
+   * after the track's start or after its removal.
+   */
+  suspend(from: number, to: number, reason: string): void {
+    const first = this.spans[0];
+    if (!first) return;
+    from = Math.max(from, first.from);
+    if (this.removedAt !== undefined) to = Math.min(to, this.removedAt);
+    if (to <= from) return;
+    const before = this.spans.filter((s) => s.from < from);
+    const after = this.spans.filter((s) => s.from >= to);
+    const across = this.spans.find((s) => s.from < to && (s.to === undefined || s.to > to) && !after.includes(s));
+    const last = before[before.length - 1];
+    const resumed: StateSpan[] = [];
+    if (across) {
+      const { to: end, ...rest } = across;
+      resumed.push(end === undefined ? { ...rest, from: to } : { ...rest, from: to, to: end });
+    }
+    if (last && (last.to === undefined || last.to > from)) last.to = from;
+    const suspended: StateSpan = { state: 'suspended', from, to, reason };
+    const kept = [...before.map((s) => ({ ...s })), suspended, ...resumed, ...after];
+    // Re-link: each span ends where the next begins, the last stays as it was.
+    for (let i = 0; i < kept.length - 1; i++) kept[i].to = kept[i + 1].from;
+    for (const s of this.spans) this.variableBytes -= spanBytes(s);
+    this.spans.splice(0, this.spans.length, ...kept);
+    for (const s of this.spans) this.variableBytes += spanBytes(s);
+    this.version++;
+  }
+
   mark(kind: MarkerKind, at: number, line: string): void {
     this.markers.push({ kind, at, line });
     this.variableBytes += markerBytes(this.markers[this.markers.length - 1]);

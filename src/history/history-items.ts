@@ -1,3 +1,4 @@
+import { clockTime as formatClockTime } from '../base/time-format';
 import { humanDuration } from '../ui/age';
 import { arrivalText } from './arrival';
 import { summarizeChange, type ChangeSummary, type SummaryOptions } from './change-summary';
@@ -77,9 +78,9 @@ function labelOf(info: VersionInfo, index: number, summary: ChangeSummary | unde
   return text;
 }
 
-/** `10:04:05 UTC`: the time of day an arrival happened (UTC, as everywhere in Kube Watch). */
+/** `10:04:05 UTC`: the time of day an arrival happened, in the one time format (src/base/time-format.ts). */
 export function clockTime(at: number): string {
-  return new Date(at).toISOString().slice(11, 19) + ' UTC';
+  return formatClockTime(at);
 }
 
 /** `namespace/name`, or `name` for a cluster-scoped object. */

@@ -84,8 +84,8 @@ export class FailurePolicy {
         case 403:
           return { relist: true, wait: 'slow', phase: 'forbidden', reason: err.message };
         case 404:
-          // F30: the type (or this version of a CRD) is no longer served: what we cached is gone.
-          if (this.host.store.size > 0) this.host.store.replace([]);
+          // F40: the cache is kept (client-go never touches the store on an error). Only discovery
+          // tells a transient 404 from a version that moved (F39) or a type gone (F30): the owner asks it.
           return { relist: true, wait: 'slow', phase: 'not-found', reason: err.message };
         case 400:
         case 422:

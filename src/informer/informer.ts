@@ -56,6 +56,11 @@ export interface InformerOptions {
   watchListProgressMs?: number;
   /** A label for logs, for example `context/pods`. */
   name?: string;
+  /**
+   * Objects to start from, cached by an informer of the same objects through another version of
+   * their type (F39): the first list reports only what differs, so handlers see no net deletion.
+   */
+  initialObjects?: Iterable<KubeObject>;
 }
 
 /**
@@ -80,6 +85,10 @@ export class Informer implements ReflectorHost, StoreListener {
     this.clock = options.clock ?? systemClock;
     this.name = options.name ?? resourceTypeName(options.type) + (options.namespace ? ` in ${options.namespace}` : '');
     this.store = new Store(this);
+    if (options.initialObjects) {
+      this.store.adopt(options.initialObjects);
+      this.stats.objects = this.store.size;
+    }
     this.currentState = { phase: 'stopped', since: this.clock.now(), synced: false };
     this.reflector = new Reflector(this, {
       transport: options.transport,

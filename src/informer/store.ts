@@ -127,11 +127,27 @@ export class Store {
           names.set(name, obj);
           this.listener.delete(old, true);
           this.listener.add(obj);
-        } else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion) {
+        } else if (old.metadata.resourceVersion !== obj.metadata.resourceVersion || old.apiVersion !== obj.apiVersion) {
+          // Another apiVersion with the same resourceVersion: the object as another version of its type shows it (F39).
           names.set(name, obj);
           this.listener.update(old, obj);
         }
       }
+    }
+  }
+
+  /**
+   * Starts an empty store from objects cached elsewhere (the same objects, watched through another
+   * version of their type: F39) without telling the listener, so that the next list reports only
+   * what differs.
+   */
+  adopt(objects: Iterable<KubeObject>): void {
+    if (this.count > 0) throw new Error('Store.adopt: the store is not empty');
+    for (const obj of objects) {
+      const names = this.namesOf(obj.metadata.namespace ?? '');
+      const name = obj.metadata.name ?? '';
+      if (!names.has(name)) this.count++;
+      names.set(name, obj);
     }
   }
 

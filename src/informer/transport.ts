@@ -84,6 +84,13 @@ export interface KubeTransport {
    * when the 200 headers arrive.
    */
   stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void>;
+  /**
+   * Optional: a WebSocket upgrade (HTTP/1.1) of a GET on the cluster's credentials (401
+   * refreshed), TLS identity, proxy route and reachability: pod port-forward and exec. Resolves
+   * once the server switched protocols; a refusal rejects with ApiError (the Status the server
+   * sent), a network failure with TransportError, an abort with AbortedError.
+   */
+  upgrade?(request: UpgradeRequest, signal: AbortSignal): Promise<UpgradedStream>;
 
   /**
    * Optional: a write. Resolves with the parsed 2xx body; rejects with ApiError (the server's
@@ -94,6 +101,36 @@ export interface KubeTransport {
    */
   write?<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T>;
   dispose(): void;
+}
+
+/** What `KubeTransport.upgrade` opens: a path, its query (repeated keys as arrays) and the WebSocket subprotocols offered, best first. */
+export interface UpgradeRequest {
+  readonly path: string;
+  readonly query: Readonly<Record<string, string | readonly string[]>>;
+  readonly protocols: readonly string[];
+}
+
+/**
+ * An open WebSocket, framed by its user (the kubelet's channels). Messages arrive whole, text
+ * or binary, as bytes. `onClose` runs once: with undefined after a clean close, else with the
+ * TransportError that ended it (a reset, a connection that stopped answering its PING).
+ * Invariant: after `onClose` ran nothing is sent or received, and no socket or timer of it is left.
+ */
+export interface UpgradedStream {
+  /** The subprotocol the server chose ('' when it chose none). */
+  readonly protocol: string;
+  /** Bytes handed to `send` and not yet written to the socket (back-pressure). */
+  readonly bufferedAmount: number;
+  send(data: Buffer, onWritten?: (err?: Error) => void): void;
+  onMessage(listener: (data: Buffer) => void): Disposable;
+  onClose(listener: (error: Error | undefined) => void): Disposable;
+  /** Stops reading from the socket (the local side cannot take more) until `resume`. */
+  pause(): void;
+  resume(): void;
+  /** A clean close (code 1000). */
+  close(): void;
+  /** Ends the socket at once. */
+  destroy(): void;
 }
 
 export type { KubeObject };

@@ -27,6 +27,12 @@ export interface LogSink {
   line(text: string, timestamp: string | undefined): void;
   /** A note from the follower itself (reconnected, gap, lost lines, gave up). */
   marker(text: string): void;
+  /**
+   * A stream could not be opened (`reason`, one line, never a credential) and is tried again at
+   * `nextTryAt` (clock time). Without it, each such attempt is a marker "cannot read the log: …;
+   * retrying"; a log terminal shows one line per failure kind with a countdown instead.
+   */
+  failed?(reason: string, nextTryAt: number): void;
 }
 
 export interface LogFollowerOptions {
@@ -114,6 +120,7 @@ export class LogFollower {
     let runAtOpen: ContainerRun | undefined;
     let everOpened = false;
     while (!this.stopped) {
+      let failure: string | undefined;
       const query: Record<string, string> = { timestamps: 'true', container: this.target.container };
       if (this.target.previous) query.previous = 'true';
       else query.follow = 'true';
@@ -158,7 +165,7 @@ export class LogFollower {
           this.sink.marker(`stopped: ${err instanceof ApiError ? err.message : describeError(err)}`);
           return this.finish();
         }
-        if (!(err instanceof AbortedError) && !opened) this.sink.marker(`cannot read the log: ${describeError(err)}; retrying`);
+        if (!(err instanceof AbortedError) && !opened) failure = describeError(err);
       } finally {
         this.streams--;
         this.clearSilence();
@@ -169,9 +176,14 @@ export class LogFollower {
         endedAt = clock.now();
         runAtEnd = runAtOpen;
       }
+      const delayMs = this.backoff.next().delayMs;
+      if (failure !== undefined) {
+        if (this.sink.failed) this.sink.failed(failure, clock.now() + delayMs);
+        else this.sink.marker(`cannot read the log: ${failure}; retrying`);
+      }
       this.sleeping++;
       try {
-        await sleep(clock, this.backoff.next().delayMs, this.abort.signal);
+        await sleep(clock, delayMs, this.abort.signal);
       } catch {
         break;
       } finally {

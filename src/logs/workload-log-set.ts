@@ -45,6 +45,8 @@ export interface WorkloadLogSink {
   line(stream: LogStreamId, text: string, timestamp: string | undefined): void;
   /** A stream's own note (reconnected, gap, lost lines, stopped, the log ended). */
   marker(stream: LogStreamId, text: string): void;
+  /** A stream could not be opened and is tried again at `nextTryAt` (see LogSink.failed); without it, a marker per attempt. */
+  failed?(stream: LogStreamId, reason: string, nextTryAt: number): void;
   /** A pod's streams start (`containers`: the ones started now). */
   podFollowed(pod: string, podIndex: number, containers: readonly string[]): void;
   /** A pod's streams stopped: the pod was deleted (or replaced), or no longer belongs to the workload. */
@@ -269,6 +271,13 @@ export class WorkloadLogSet {
         marker: (text) => {
           if (!this.stopped && !streams.stopping) this.sink.marker(id, text);
         },
+        ...(this.sink.failed
+          ? {
+              failed: (reason: string, nextTryAt: number) => {
+                if (!this.stopped && !streams.stopping) this.sink.failed?.(id, reason, nextTryAt);
+              },
+            }
+          : {}),
       },
       {
         transport: this.options.transport,

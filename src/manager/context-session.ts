@@ -1,6 +1,7 @@
 import type { Clock } from '../base';
+import { AccessReviewCache } from '../cluster/access-review';
 import { clusterKeyOf, contextFingerprint, type ContextFingerprint } from '../cluster/context-identity';
-import { KubeConfigError, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
+import { KubeConfigError, contextNamespace, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
 import { CredentialRegistry } from '../connection/credentials/credential-registry';
 import { SwitchableTransport } from '../connection/transport/switchable-transport';
 import type { TransportFactory } from '../connection/transport/transport-factory';
@@ -21,6 +22,15 @@ export interface ContextSession {
   /** The context the spec resolved to; "" when unknown. */
   readonly contextName: string;
   readonly transport?: SwitchableTransport;
+  /**
+   * What the context's user may do (SelfSubjectAccessReviews through its transport), one cache per
+   * session: a context switch gets a new one; new credentials forget its answers.
+   */
+  readonly access?: AccessReviewCache;
+  /** The context's namespace in the kubeconfig (kubectl's default namespace), if it sets one. */
+  readonly namespace?: string;
+  /** The kubeconfig user of the context, for the write journal; never a credential. */
+  userName?: string;
   /** Where this cluster has no streaming list (WatchList); shared by the session's informers. */
   readonly streamingListMemory?: StreamingListMemory;
   fingerprint?: ContextFingerprint;
@@ -90,6 +100,7 @@ export class SessionSet {
     for (const [spec, session] of [...this.sessions]) {
       if (specs.includes(spec)) continue;
       await this.hooks.dropped(session, 'context no longer configured');
+      session.access?.dispose();
       session.transport?.dispose();
       this.sessions.delete(spec);
     }
@@ -131,6 +142,8 @@ export class SessionSet {
       }
       const previous = old.transport.swap(next);
       old.fingerprint = fingerprint;
+      old.userName = selected.kc.getCurrentUser()?.name;
+      old.access?.invalidate();
       await this.hooks.restart(old, 'credentials changed in the kubeconfig');
       previous.dispose();
       return;
@@ -140,7 +153,9 @@ export class SessionSet {
     try {
       const transport = new SwitchableTransport(this.o.transportFactory(target));
       const streamingListMemory = new StreamingListMemory(this.o.clock);
-      this.install(spec, { spec, contextName: selected.contextName, transport, streamingListMemory, fingerprint });
+      const access = new AccessReviewCache(transport, { clock: this.o.clock });
+      const namespace = contextNamespace(files.kc, selected.contextName);
+      this.install(spec, { spec, contextName: selected.contextName, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint });
     } catch (err) {
       this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }
@@ -148,7 +163,10 @@ export class SessionSet {
 
   /** Disposes every session's transport (everything on them stopped already) and the credential providers. */
   disposeAll(): void {
-    for (const session of this.sessions.values()) session.transport?.dispose();
+    for (const session of this.sessions.values()) {
+      session.access?.dispose();
+      session.transport?.dispose();
+    }
     this.sessions.clear();
     this.credentials.dispose();
   }
@@ -156,6 +174,7 @@ export class SessionSet {
   /** Stops everything on a session, then disposes its transport. */
   private async retire(session: ContextSession, reason: string): Promise<void> {
     await this.hooks.retire(session, reason);
+    session.access?.dispose();
     session.transport?.dispose();
   }
 

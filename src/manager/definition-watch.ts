@@ -40,6 +40,17 @@ export function mayBeCustomResource(type: Pick<ResourceType, 'group'>): boolean 
   return type.group.includes('.') && !BUILT_IN_GROUPS.has(type.group);
 }
 
+/** The versions a CRD serves (`spec.versions[].served`), as one comparable string. */
+export function servedVersions(crd: KubeObject): string {
+  const versions = (crd as { spec?: { versions?: unknown } }).spec?.versions;
+  if (!Array.isArray(versions)) return '';
+  return versions
+    .filter((v): v is { name: string; served?: unknown } => typeof v === 'object' && v !== null && typeof (v as { name?: unknown }).name === 'string')
+    .filter((v) => v.served !== false)
+    .map((v) => v.name)
+    .join(',');
+}
+
 /** The name of the CRD that would serve `type`. */
 export function definitionName(type: Pick<ResourceType, 'group' | 'resource'>): string {
   return `${type.resource}.${type.group}`;
@@ -62,6 +73,8 @@ export class DefinitionWatch {
     name: string;
     /** A definition came, changed or went. */
     onChange: (definitionName: string) => void;
+    /** A definition's served versions changed, or it went: the version its type is watched in may be gone (F39). */
+    onVersionsChange?: (definitionName: string) => void;
     requestTimeoutMs?: number;
     backoff?: ConstructorParameters<typeof Informer>[0]['backoff'];
   }) {
@@ -76,7 +89,23 @@ export class DefinitionWatch {
     const changed = (obj: KubeObject) => {
       if (obj.metadata.name) options.onChange(obj.metadata.name);
     };
-    this.subscriptions = [this.informer.addHandler({ name: 'definitions', onAdd: changed, onUpdate: (_old, obj) => changed(obj), onDelete: changed })];
+    const versionsChanged = (obj: KubeObject) => {
+      if (obj.metadata.name) options.onVersionsChange?.(obj.metadata.name);
+    };
+    this.subscriptions = [
+      this.informer.addHandler({
+        name: 'definitions',
+        onAdd: changed,
+        onUpdate: (old, obj) => {
+          changed(obj);
+          if (servedVersions(old) !== servedVersions(obj)) versionsChanged(obj);
+        },
+        onDelete: (obj) => {
+          changed(obj);
+          versionsChanged(obj);
+        },
+      }),
+    ];
   }
 
   start(): void {
@@ -112,6 +141,8 @@ export interface DefinitionHost {
   needs(session: ContextSession): boolean;
   /** A definition of `session`'s cluster came, changed or went. */
   changed(session: ContextSession, definitionName: string): void;
+  /** A definition of `session`'s cluster changed the versions it serves, or went. */
+  versionsChanged(session: ContextSession, definitionName: string): void;
 }
 
 /**
@@ -136,6 +167,7 @@ export class DefinitionWatches {
       requestTimeoutMs: informerOptions?.requestTimeoutMs,
       backoff: informerOptions?.backoff,
       onChange: (name) => this.host.changed(session, name),
+      onVersionsChange: (name) => this.host.versionsChanged(session, name),
     });
     this.watches.set(session, watch);
     watch.start();

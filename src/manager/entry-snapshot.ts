@@ -1,7 +1,8 @@
 import { emptyStats, resourceTypeName, type InformerState } from '../informer';
 import { labelOf } from './labels';
 import type { EntryRecord } from './resource-slot';
-import type { EntriesChange, WatchEntry } from './watch-entry';
+import { CHECKING_ACCESS } from './slot-scoping';
+import { NOT_ALLOWED, type EntriesChange, type WatchEntry } from './watch-entry';
 
 /** What a consumer sees of one entry now: its informer's state, or why it has none. */
 export function describeEntry(rec: EntryRecord): WatchEntry {
@@ -10,7 +11,8 @@ export function describeEntry(rec: EntryRecord): WatchEntry {
   const context = session.contextName;
   const label = labelOf(context || slot.spec, slot.type ? resourceTypeName(slot.type) : slot.resource, rec.namespace);
   const protocol = session.transport?.protocol;
-  const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label, ...(protocol ? { protocol } : {}) };
+  const limited = slot.scope?.limited && slot.scope.namespaces.some((n) => n.namespace === rec.namespace) ? { limitedByAccess: true } : {};
+  const base = { id: rec.id, context, resource: slot.resource, type: slot.type, namespace: rec.namespace, label, ...(protocol ? { protocol } : {}), ...limited };
   if (rec.informer) {
     const problem = session.reloadProblem;
     return { ...base, informer: rec.informer, state: rec.informer.state, stats: rec.informer.stats, ...(problem ? { error: problem, errorKind: 'kubeconfig' } : {}) };
@@ -20,7 +22,12 @@ export function describeEntry(rec: EntryRecord): WatchEntry {
     return { ...base, state, stats: emptyStats(), error: session.problem.message, errorKind: session.problem.kind };
   }
   if (slot.wait) return { ...base, state: slot.wait.state, stats: emptyStats(), error: slot.wait.message, errorKind: slot.wait.kind };
-  const state: InformerState = { phase: 'connecting', reason: 'resolving the resource type', since: slot.since, synced: false };
+  if (rec.denied) {
+    const state: InformerState = { phase: 'stopped', reason: NOT_ALLOWED, since: slot.since, synced: false };
+    return { ...base, state, stats: emptyStats(), error: rec.denied, errorKind: 'not-allowed' };
+  }
+  const reason = slot.scoping ? CHECKING_ACCESS : 'resolving the resource type';
+  const state: InformerState = { phase: 'connecting', reason, since: slot.since, synced: false };
   return { ...base, state, stats: emptyStats() };
 }
 
@@ -36,7 +43,7 @@ export class EntrySignatures {
     const next = new Map<string, string>();
     for (const rec of records) {
       const e = describeEntry(rec);
-      next.set(rec.id, JSON.stringify([rec.serial, e.context, e.type && resourceTypeName(e.type), e.state.phase, e.state.reason, e.state.nextRetryAt, e.state.synced, e.error]));
+      next.set(rec.id, JSON.stringify([rec.serial, e.context, e.type && resourceTypeName(e.type), e.state.phase, e.state.reason, e.state.nextRetryAt, e.state.synced, e.error, e.limitedByAccess]));
     }
     const change: EntriesChange = { added: [], removed: [], changed: [] };
     for (const [id, sig] of next) {

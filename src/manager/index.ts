@@ -5,3 +5,5 @@ export * from '../connection/transport/transport-factory';
 export * from './watch-config';
 export * from './watch-entry';
 export * from './watch-manager';
+export { CHECKING_ACCESS } from './slot-scoping';
+export type { PermissionScope, ScopedNamespace } from './permission-scope';

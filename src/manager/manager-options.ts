@@ -31,4 +31,9 @@ export interface WatchManagerOptions {
   editorProxy?: string;
   /** The environment exec credential plugins inherit; default process.env. */
   execEnv?: NodeJS.ProcessEnv;
+  /**
+   * After discovery first lists a watched type in no version, how long before it is asked again;
+   * only a second such answer removes the type's objects (F30, F40). Default 10 s.
+   */
+  confirmGoneMs?: number;
 }

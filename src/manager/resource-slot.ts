@@ -1,6 +1,7 @@
 import type { Disposable } from '../base';
 import type { Informer, InformerState, ResourceType } from '../informer';
 import type { ContextSession } from './context-session';
+import type { PermissionScope } from './permission-scope';
 import type { EntryErrorKind } from './watch-entry';
 
 /**
@@ -8,7 +9,8 @@ import type { EntryErrorKind } from './watch-entry';
  * session, then holds one entry per namespace (a single '' entry for a cluster-scoped type or
  * when all namespaces are watched).
  * Invariants: `type` is only set while `session` is the session it was resolved on; at most one
- * resolution runs at a time (`resolving`); `wait` describes the last failed resolution attempt.
+ * resolution runs at a time (`resolving`), and at most one recheck of a resolved type
+ * (`rechecking`); `wait` describes the last failed resolution attempt.
  */
 export interface ResourceSlot {
   readonly key: string;
@@ -17,7 +19,14 @@ export interface ResourceSlot {
   session: ContextSession;
   type?: ResourceType;
   resolving?: AbortController;
+  /** Set while discovery is asked again about the resolved type (after a 404, a CRD change or a Restart). */
+  rechecking?: AbortController;
   wait?: { state: InformerState; message: string; kind: Extract<EntryErrorKind, 'unknown-resource' | 'discovery'> };
+  /** Where the resolved type is watched, as the user's permissions allow (see SlotScoping). */
+  scope?: PermissionScope;
+  /** Set while that is being decided, with the key it is decided for. */
+  scoping?: AbortController;
+  scopingKey?: string;
   /** When resolution (re)started: the `since` of the connecting state shown meanwhile. */
   since: number;
   readonly entries: Map<string, EntryRecord>;
@@ -34,6 +43,8 @@ export interface EntryRecord {
   readonly namespace: string;
   informer?: Informer;
   optionsKey?: string;
+  /** Set when the user may not list and watch here (the words why): no informer runs, and nothing is stale. */
+  denied?: string;
   /** Distinguishes successive informers of one entry. */
   serial: number;
   subscriptions: Disposable[];

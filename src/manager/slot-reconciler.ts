@@ -1,11 +1,13 @@
 import type { Clock } from '../base';
 import { UnknownResourceError } from '../cluster/discovery';
 import { resolutionWaitEvents, resolutionWaitState, resolveWithRetry, type ResolutionWait } from '../cluster/resolve-with-retry';
-import { Informer, resourceTypeName, type ResourceType, type TimedLifecycleEvent } from '../informer';
+import { Informer, groupVersion, resourceTypeName, type KubeObject, type ResourceType, type TimedLifecycleEvent } from '../informer';
 import type { ContextSession } from './context-session';
 import { labelOf } from './labels';
 import type { WatchManagerOptions } from './manager-options';
 import { entryId, slotKey, type EntryRecord, type ResourceSlot } from './resource-slot';
+import { CONFIRM_GONE_MS, recheckType, sameObjects, sameType, type RecheckTrigger, type TypeVerdict } from './type-recheck';
+import { SlotScoping } from './slot-scoping';
 import { informerOptionsKey, type WatchConfig } from './watch-config';
 import type { EntryHandler, ObjectsRemoved } from './watch-entry';
 
@@ -39,8 +41,12 @@ export interface SlotHost {
 export class SlotReconciler {
   private readonly slots = new Map<string, ResourceSlot>();
   private serial = 0;
+  /** Where each resolved type is watched, as the user's permissions allow. */
+  private readonly scoping: SlotScoping;
 
-  constructor(private readonly host: SlotHost) {}
+  constructor(private readonly host: SlotHost) {
+    this.scoping = new SlotScoping({ ...host, config: () => host.config(), running: () => host.running(), enqueue: (op) => host.enqueue(op), publish: () => host.publish(), lifecycle: (id, e) => host.lifecycle(id, e), decided: (slot) => this.reconcileSlot(slot) });
+  }
 
   values(): IterableIterator<ResourceSlot> {
     return this.slots.values();
@@ -99,8 +105,8 @@ export class SlotReconciler {
       slot.session = session;
       slot.type = undefined;
       slot.wait = undefined;
-      slot.resolving?.abort();
-      slot.resolving = undefined;
+      stopResolving(slot);
+      slot.scope = undefined;
       slot.since = this.host.clock.now();
       if (!session.problem) this.startResolution(slot);
     }
@@ -109,22 +115,29 @@ export class SlotReconciler {
   /** Stops every informer and resolution of a session (objects reported removed). */
   async discardOn(session: ContextSession, reason: string): Promise<void> {
     const slots = [...this.slots.values()].filter((s) => s.session === session);
-    for (const slot of slots) {
-      slot.resolving?.abort();
-      slot.resolving = undefined;
-    }
+    for (const slot of slots) stopResolving(slot);
     await Promise.all(slots.flatMap((slot) => [...slot.entries.values()].map((rec) => this.discardInformer(rec, reason))));
   }
 
-  /** Restarts every informer of the slots `which` picks and retries their pending resolutions at once. */
+  /**
+   * Restarts every informer of the slots `which` picks, retries their pending resolutions at once
+   * and decides again where their types are watched (the user's permissions may have changed).
+   */
   restart(which: (slot: ResourceSlot) => boolean, reason: string): Promise<void>[] {
     const restarts: Promise<void>[] = [];
     for (const slot of this.slots.values()) {
       if (!which(slot)) continue;
       if (!slot.session.problem && !slot.type) this.startResolution(slot);
+      if (slot.type && slot.scope) this.rescope(slot);
       for (const rec of slot.entries.values()) if (rec.informer) restarts.push(rec.informer.restart(reason));
     }
     return restarts;
+  }
+
+  /** Decides again where a resolved slot's type is watched (its entries stay as they are meanwhile). */
+  rescope(slot: ResourceSlot): void {
+    this.scoping.forget(slot);
+    this.scoping.wanted(slot);
   }
 
   /** True while some slot of `session` has resolved a type that `matches`. */
@@ -143,10 +156,103 @@ export class SlotReconciler {
     return ids;
   }
 
+  /** Asks discovery again about the types of `session`'s slots that `matches` (see `recheck`). */
+  recheckWhere(session: ContextSession, matches: (type: ResourceType) => boolean, trigger: RecheckTrigger): void {
+    for (const slot of this.slots.values()) if (slot.session === session && slot.type && matches(slot.type)) this.recheck(slot, trigger);
+  }
+
+  /**
+   * Asks discovery again what a resolved slot's type is now, once at a time, and applies the
+   * answer through the queue: the same type keeps the informers and their caches (F40); another
+   * version of it moves them there with their caches (F39); a type listed in no version, twice,
+   * removes their objects and resolves again, slowly, until it is served (F30).
+   */
+  recheck(slot: ResourceSlot, trigger: RecheckTrigger): void {
+    const type = slot.type;
+    const transport = slot.session.transport;
+    if (!type || !transport || slot.rechecking || !this.host.running()) return;
+    const ctl = new AbortController();
+    slot.rechecking = ctl;
+    const informerOptions = this.host.options.informerOptions;
+    const maxMs = this.host.config().maxBackoffMs ?? informerOptions?.backoff?.maxMs;
+    recheckType(transport, slot.resource, type, {
+      clock: this.host.clock,
+      signal: ctl.signal,
+      backoff: { ...informerOptions?.backoff, ...(maxMs ? { maxMs } : {}) },
+      attemptTimeoutMs: informerOptions?.requestTimeoutMs,
+      confirmGoneMs: this.host.options.confirmGoneMs ?? CONFIRM_GONE_MS,
+      onFirstGone: (message) => {
+        if (slot.rechecking !== ctl) return;
+        const at = this.host.clock.now();
+        for (const rec of slot.entries.values()) this.host.lifecycle(rec.id, { type: 'warning', message, at });
+      },
+    }).then(
+      (verdict) =>
+        this.host.enqueue(async () => {
+          if (slot.rechecking !== ctl) return;
+          slot.rechecking = undefined;
+          if (this.slots.get(slot.key) !== slot || !this.host.running() || slot.type !== type) return;
+          await this.follow(slot, type, verdict, trigger);
+        }),
+      () => undefined, // aborted: the slot was removed, rebound or stopped, and whoever aborted cleared `rechecking`
+    );
+  }
+
+  /** Applies what discovery says of a slot's type `current` (see `recheck`). */
+  private async follow(slot: ResourceSlot, current: ResourceType, verdict: TypeVerdict, trigger: RecheckTrigger): Promise<void> {
+    const at = this.host.clock.now();
+    if ('gone' in verdict) {
+      // F30: confirmed gone in every version. Its objects go; resolution retries slowly until it is served again.
+      await Promise.all([...slot.entries.values()].map((rec) => this.discardInformer(rec, verdict.gone)));
+      slot.type = undefined;
+      this.startResolution(slot);
+      this.host.publish();
+      return;
+    }
+    const next = verdict.served;
+    if (sameType(next, current)) {
+      if (trigger === 'not-found') {
+        const message = `discovery still serves ${resourceTypeName(current)} as ${groupVersion(current)}: the cached objects stay while the server answers 404`;
+        for (const rec of slot.entries.values()) this.host.lifecycle(rec.id, { type: 'warning', message, at });
+      }
+      return;
+    }
+    const why = trigger === 'not-found' ? 'after a 404' : trigger === 'definition' ? 'its CustomResourceDefinition changed' : 'found on restart';
+    if (sameObjects(current, next)) {
+      // F39: the same objects through the version served now; the caches move along, so handlers see at most updates.
+      const reason = `${resourceTypeName(current)} moved from ${current.version} to ${next.version} (${why})`;
+      slot.type = next;
+      await Promise.all([...slot.entries.values()].map((rec) => this.moveInformer(rec, reason)));
+      this.host.publish();
+      return;
+    }
+    // The spelling names another type now (another group, or another scope): start over.
+    const reason = `${slot.resource} now resolves to ${resourceTypeName(next)} (${why})`;
+    await Promise.all([...slot.entries.values()].map((rec) => this.discardInformer(rec, reason)));
+    slot.type = next;
+    await this.reconcileSlot(slot);
+    this.host.resolved(slot.session);
+    this.host.publish();
+  }
+
+  /** Replaces an entry's informer with one on the slot's (new) type that starts from its cache. */
+  private async moveInformer(rec: EntryRecord, reason: string): Promise<void> {
+    const old = rec.informer;
+    const optionsKey = rec.optionsKey;
+    if (!old || optionsKey === undefined) return;
+    this.host.lifecycle(rec.id, { type: 'restart', reason, at: this.host.clock.now() });
+    rec.informer = undefined;
+    await old.stop();
+    for (const s of rec.subscriptions) s.dispose();
+    rec.subscriptions = [];
+    const objects = old.list();
+    old.store.clear();
+    this.startInformer(rec, optionsKey, objects);
+  }
+
   /** Stops a slot's resolution and entries and forgets it. */
   private async removeSlot(slot: ResourceSlot, reason: string): Promise<void> {
-    slot.resolving?.abort();
-    slot.resolving = undefined;
+    stopResolving(slot);
     this.slots.delete(slot.key);
     await Promise.all([...slot.entries.values()].map((rec) => this.discardInformer(rec, reason)));
     slot.entries.clear();
@@ -159,11 +265,18 @@ export class SlotReconciler {
    */
   private async reconcileSlot(slot: ResourceSlot): Promise<void> {
     const config = this.host.config();
-    const namespaced = slot.type ? slot.type.namespaced : true;
-    const wanted = namespaced && config.namespaces.length > 0 ? config.namespaces : [''];
+    const scoped = this.scoping.wanted(slot);
+    if (!scoped) return; // where to watch is being decided: the entries stay as they are meanwhile
+    const wanted = scoped.map((s) => s.namespace);
+    const denied = new Map(scoped.filter((s) => s.denied).map((s) => [s.namespace, s.denied]));
     const optionsKey = informerOptionsKey(config);
     const stale: Promise<void>[] = [];
     for (const rec of [...slot.entries.values()]) {
+      rec.denied = denied.get(rec.namespace);
+      if (rec.denied && wanted.includes(rec.namespace)) {
+        stale.push(this.discardInformer(rec, 'not allowed for you'));
+        continue;
+      }
       if (wanted.includes(rec.namespace)) {
         if (rec.informer && rec.optionsKey !== optionsKey) {
           // Logged like any restart, so the log says why the watch starts over.
@@ -181,14 +294,14 @@ export class SlotReconciler {
       const id = entryId(slot.spec, slot.resource, namespace);
       let rec = slot.entries.get(id);
       if (!rec) {
-        rec = { id, slot, namespace, serial: 0, subscriptions: [] };
+        rec = { id, slot, namespace, serial: 0, subscriptions: [], denied: denied.get(namespace) };
         slot.entries.set(id, rec);
       }
-      if (!rec.informer && slot.type && slot.session.transport && this.host.running()) this.startInformer(rec, optionsKey);
+      if (!rec.informer && !rec.denied && slot.type && slot.session.transport && this.host.running()) this.startInformer(rec, optionsKey);
     }
   }
 
-  private startInformer(rec: EntryRecord, optionsKey: string): void {
+  private startInformer(rec: EntryRecord, optionsKey: string, initialObjects?: KubeObject[]): void {
     const { slot } = rec;
     const type = slot.type;
     const transport = slot.session.transport;
@@ -208,6 +321,7 @@ export class SlotReconciler {
       backoff: config.maxBackoffMs ? { ...extra.backoff, maxMs: config.maxBackoffMs } : extra.backoff,
       clock: this.host.clock,
       name: labelOf(slot.session.contextName || slot.spec, resourceTypeName(type), rec.namespace),
+      initialObjects,
     });
     const id = rec.id;
     rec.subscriptions = [
@@ -218,7 +332,16 @@ export class SlotReconciler {
         onDelete: (obj, unknown) => this.host.dispatch(id, (h) => h.onDelete?.(id, obj, unknown)),
       }),
       informer.onLifecycle((event) => this.host.lifecycle(id, event)),
-      informer.onStateChange(() => this.host.publish()),
+      informer.onStateChange((state) => {
+        this.host.publish();
+        // A 404: the cache stays (F40) while discovery says whether the type moved or is gone.
+        if (state.phase === 'not-found' && rec.informer === informer) this.recheck(slot, 'not-found');
+        // Refused where access reviews could not answer before: ask them again (the scope was a guess).
+        if (state.phase === 'forbidden' && rec.informer === informer && slot.scope?.guessed && !slot.scoping) {
+          slot.session.access?.invalidate();
+          this.rescope(slot);
+        }
+      }),
     ];
     rec.informer = informer;
     rec.optionsKey = optionsKey;
@@ -242,8 +365,7 @@ export class SlotReconciler {
 
   /** (Re)starts resolving a slot's type on its session; the result is applied through the queue. */
   startResolution(slot: ResourceSlot): void {
-    slot.resolving?.abort();
-    slot.resolving = undefined;
+    stopResolving(slot);
     const transport = slot.session.transport;
     if (!transport || !this.host.running()) return;
     const ctl = new AbortController();
@@ -284,4 +406,15 @@ export class SlotReconciler {
     for (const rec of slot.entries.values()) for (const event of events) this.host.lifecycle(rec.id, event);
     this.host.publish();
   }
+}
+
+/** Ends a slot's resolution, its recheck and its scoping, if any runs. */
+function stopResolving(slot: ResourceSlot): void {
+  slot.resolving?.abort();
+  slot.resolving = undefined;
+  slot.rechecking?.abort();
+  slot.rechecking = undefined;
+  slot.scoping?.abort();
+  slot.scoping = undefined;
+  slot.scopingKey = undefined;
 }

@@ -9,7 +9,12 @@ export type EntryErrorKind =
   /** Discovery found no watchable type by that spelling (retried slowly, F22). */
   | 'unknown-resource'
   /** Discovery itself failed (network, refusal, server error); retried with backoff. */
-  | 'discovery';
+  | 'discovery'
+  /** The user may not list and watch the type here (access reviews said so before any watch): not watched, quietly. */
+  | 'not-allowed';
+
+/** The state reason of an entry the user may not watch (errorKind 'not-allowed'). */
+export const NOT_ALLOWED = 'not allowed for you';
 
 /**
  * One configured watch: a (context, resource, namespace) and the informer behind it, or the
@@ -43,6 +48,11 @@ export interface WatchEntry {
   readonly errorKind?: EntryErrorKind;
   /** How the context's cluster connection talks: 'h2' or 'http/1.1', once known. */
   readonly protocol?: 'h2' | 'http/1.1';
+  /**
+   * True when this namespace is watched because the user may list the type here but not cluster
+   * wide: the namespaces the user may list stand in for "all namespaces".
+   */
+  readonly limitedByAccess?: boolean;
   /** A label for logs and trees, e.g. `kind-dev/deployments.apps in default`. */
   readonly label: string;
 }

@@ -1,4 +1,5 @@
 import { Emitter, systemClock, type Clock, type Disposable } from '../base';
+import type { AccessReviewCache } from '../cluster/access-review';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import { kubeConfigTransportFactoryWith } from '../connection/transport/transport-factory';
 import { type KubeObject, type KubeTransport, type TimedLifecycleEvent } from '../informer';
@@ -86,6 +87,7 @@ export class WatchManager implements Disposable {
       running,
       needs: (session) => this.needsDefinitions(session),
       changed: (session, name) => this.definitionChanged(session, name),
+      versionsChanged: (session, name) => this.slots.recheckWhere(session, (type) => definitionName(type) === name, 'definition'),
     });
     this.sessions = new SessionSet(
       { clock, transportFactory, editorProxy: options.editorProxy, execEnv: options.execEnv },
@@ -161,6 +163,32 @@ export class WatchManager implements Disposable {
    */
   transportOf(id: string): KubeTransport | undefined {
     return this.slots.find(id)?.slot.session.transport;
+  }
+
+  /**
+   * The connection of a configured context ("" = the current-context) once the manager has
+   * started: its transport, shared with its watches (a consumer may ask discovery on it), or why
+   * the context cannot be used; undefined for a context not configured or before `start()`.
+   */
+  contextConnection(spec: string): { transport: KubeTransport } | { problem: string } | undefined {
+    const session = this.sessions.get(spec);
+    if (!session) return undefined;
+    if (session.transport) return { transport: session.transport };
+    return { problem: session.problem?.message ?? 'the context cannot be used' };
+  }
+
+  /**
+   * What the user of an entry's context may do (one cache per context, renewed on a context
+   * switch, emptied on new credentials); undefined when the entry or its session is not usable.
+   * Read it for each question: a context switch replaces it.
+   */
+  accessReviewsOf(id: string): AccessReviewCache | undefined {
+    return this.slots.find(id)?.slot.session.access;
+  }
+
+  /** The kubeconfig user of an entry's context (for the write journal); undefined when unknown. */
+  userOf(id: string): string | undefined {
+    return this.slots.find(id)?.slot.session.userName;
   }
 
   /**
@@ -243,7 +271,8 @@ export class WatchManager implements Disposable {
   }
 
   /**
-   * Restarts one entry: its informer (F19: in-flight requests aborted, relist, cache kept), or its
+   * Restarts one entry: its informer (F19: in-flight requests aborted, relist, cache kept) while
+   * discovery is asked again about its type (F39: a version that moved is followed), or its
    * resolution at once, or, for a kubeconfig or context problem, a kubeconfig reload.
    * Unknown ids are ignored.
    */
@@ -251,8 +280,17 @@ export class WatchManager implements Disposable {
     return this.queue.run(async () => {
       const rec = this.slots.find(id);
       if (!rec || !this.running) return;
-      if (rec.informer) return rec.informer.restart(reason);
+      // The user's permissions may have changed: where the type is watched is decided again.
+      if (rec.slot.type && rec.slot.scope) {
+        rec.slot.session.access?.invalidate();
+        this.slots.rescope(rec.slot);
+      }
+      if (rec.informer) {
+        this.slots.recheck(rec.slot, 'restart');
+        return rec.informer.restart(reason);
+      }
       if (rec.slot.session.problem) return this.sync(reason);
+      if (rec.denied) return this.publish();
       this.slots.startResolution(rec.slot);
       this.publish();
     });
@@ -263,7 +301,9 @@ export class WatchManager implements Disposable {
     return this.queue.run(async () => {
       if (!this.running) return;
       if (this.sessions.anyProblem) await this.sync(reason);
+      for (const session of this.sessions.values()) session.access?.invalidate();
       const restarts = [...this.slots.restart(() => true, reason), ...this.adHoc.restart(() => true, reason)];
+      for (const slot of this.slots.values()) if (slot.type) this.slots.recheck(slot, 'restart');
       await Promise.all(restarts);
       this.publish();
     });

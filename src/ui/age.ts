@@ -1,3 +1,4 @@
+import { dateTime } from '../base/time-format';
 /**
  * Durations for people: the age column the way kubectl prints it, and "n s ago" for the
  * tooltips. Pure functions of their inputs; `now` is always passed in, so callers on an
@@ -50,9 +51,8 @@ export function secondsUntil(at: number, now: number): number {
   return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
-/** `2026-01-02 10:11:12 (5m ago)` in UTC, for tooltips; `never` when absent. */
+/** `2026-01-02 10:11:12 UTC (5m ago)` in the one time format (src/base/time-format.ts), for tooltips; `never` when absent. */
 export function timeAndAgo(at: number | undefined, now: number): string {
   if (at === undefined) return 'never';
-  const iso = new Date(at).toISOString().replace('T', ' ').replace(/\.\d{3}Z$/, ' UTC');
-  return `${iso} (${humanDuration(now - at)} ago)`;
+  return `${dateTime(at)} (${humanDuration(now - at)} ago)`;
 }

@@ -4,7 +4,7 @@ import { toneColor, type Tone } from './tree/tone';
 
 /** How an object is doing, in one short phrase with its icon: the first field of its tree row. */
 export interface ObjectStatus {
-  /** The status field of the row, e.g. "Running 1/1", "Stuck 1/2 ready", "Warning ×3"; '' when the kind has none. */
+  /** The status field of the row, e.g. "Running", "Stuck 1/2 ready", "Warning ×3"; '' when the kind has none. */
   text: string;
   /** A codicon id. */
   icon: string;

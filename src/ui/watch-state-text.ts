@@ -1,4 +1,4 @@
-import type { WatchEntry } from '../manager';
+import { CHECKING_ACCESS, NOT_ALLOWED, type WatchEntry } from '../manager';
 import { secondsUntil } from './age';
 import { themeColors, type Tone } from './tree/tone';
 
@@ -32,6 +32,9 @@ export function describeWatchState(entry: WatchEntry, now: number): WatchStateTe
         return { text: `context: ${shorten(entry.error)}`, icon: 'error', color: themeColors.red, tone: 'error' };
       case 'unknown-resource':
         return { text: 'unknown resource type', icon: 'question', color: themeColors.red, tone: 'error' };
+      case 'not-allowed':
+        // Quiet: nothing will heal by waiting, and nothing is stale (no watch ever ran).
+        return { text: NOT_ALLOWED, icon: 'circle-slash', color: themeColors.grey, tone: 'idle' };
       default:
         break; // discovery problems show as the phase they put the entry in
     }
@@ -48,6 +51,7 @@ function describePhase(entry: WatchEntry, now: number): WatchStateText {
   const reason = state.reason ? shorten(state.reason) : '';
   switch (state.phase) {
     case 'connecting':
+      if (state.reason === CHECKING_ACCESS) return { text: 'checking access', icon: 'loading~spin', tone: 'busy' };
       return { text: state.reason === 'resolving the resource type' ? 'resolving resource type' : 'connecting', icon: 'loading~spin', tone: 'busy' };
     case 'listing':
       if (state.reason === 'expired') return { text: 'expired, relisting', icon: 'sync~spin', tone: 'busy' };
@@ -69,7 +73,7 @@ function describePhase(entry: WatchEntry, now: number): WatchStateText {
     case 'not-found':
       return { text: withNextTry(reason ? `not found: ${reason}` : 'not found', state.nextRetryAt, now), icon: 'question', color: themeColors.red, tone: 'error' };
     case 'stopped':
-      if (state.reason && /paus/i.test(state.reason)) return { text: 'paused', icon: 'debug-pause', color: themeColors.grey, tone: 'idle' };
+      if (state.reason && /paus/i.test(state.reason)) return { text: 'paused', icon: 'stop-circle', color: themeColors.grey, tone: 'idle' };
       return { text: 'stopped', icon: 'circle-slash', color: themeColors.grey, tone: 'idle' };
   }
 }

@@ -3,20 +3,20 @@ import { LiveDescription, targetOf, type DescribeTarget, type DescriptionOptions
 import { groupVersion, type ResourceType } from '../informer';
 import { systemClock, type Clock } from '../base';
 import { EDIT_SCHEME, OBJECT_SCHEME, parseObjectUri } from './object-documents';
+import { objectTabPath } from './tab-title';
 
 /** The URI scheme of live descriptions. */
 export const DESCRIBE_SCHEME = 'kubewatch-describe';
 export const DESCRIBE_COMMAND = 'kubeWatch.describe';
 
 /**
- * `kubewatch-describe:/context/namespace/Kind name?d=…`: the path is for people (the tab shows
- * `Kind name`), the query carries the target as base64url JSON.
+ * `kubewatch-describe:/context/namespace/Pod∕web?d=…`: the path is for people (the tab shows
+ * `Pod∕web`, its description the context and namespace; see tab-title.ts), the query carries the
+ * target as base64url JSON.
  */
 export function describeUri(target: DescribeTarget, context: string): vscode.Uri {
-  const clean = (s: string) => s.replace(/[/\\?#]/g, '_') || '_';
-  const segments = [context || 'current-context', target.namespace || '_cluster', `${target.kind} ${target.name}`].map(clean);
   const query = `d=${Buffer.from(JSON.stringify(target), 'utf8').toString('base64url')}`;
-  return vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: `/${segments.join('/')}`, query });
+  return vscode.Uri.from({ scheme: DESCRIBE_SCHEME, path: objectTabPath(context, target.namespace, target.kind, target.name), query });
 }
 
 /** The target a `kubewatch-describe:` URI carries, or undefined for a foreign or damaged one. */
@@ -171,10 +171,14 @@ export class DescribeDocumentProvider implements vscode.TextDocumentContentProvi
 /** What the describe command needs of the manager besides the description source. */
 export type DescribeManager = DescriptionSource;
 
-/** A command argument as a target: an object tree node (`{ entryId, namespace, name }`), or a target itself. */
+/**
+ * A command argument as a target: an object tree node (`{ entryId, namespace, name }`), or a row
+ * related to one (what a workload owns, a Service's Pods: its `describeTarget`).
+ */
 function targetFromArg(manager: DescribeManager, arg: unknown): DescribeTarget | undefined {
   if (typeof arg !== 'object' || arg === null) return undefined;
   const a = arg as Record<string, unknown>;
+  if (a.kind === 'related' && typeof a.describeTarget === 'object' && a.describeTarget !== null) return a.describeTarget as DescribeTarget;
   if (typeof a.entryId === 'string' && typeof a.namespace === 'string' && typeof a.name === 'string' && (a.kind === undefined || a.kind === 'object')) {
     const entry = manager.entry(a.entryId);
     const spec = manager.contextSpecOf(a.entryId);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { DoubleClick, objectTabPath } from './tab-title';
 import { groupVersion, type KubeObject } from '../informer';
 import { systemClock, type Clock, type Disposable as EngineDisposable } from '../base';
 import type { EntryHandler, ObjectsRemoved, WatchEntry } from '../manager';
@@ -52,15 +53,14 @@ function keyOf(ref: ObjectRef): string {
 }
 
 /**
- * `kubewatch:/context/resource/namespace/name.yaml?o=…`: the path is for people (the tab shows
- * `name.yaml`), the query carries the reference as base64url JSON, which survives any
- * re-encoding of the URI.
+ * `kubewatch:/context/namespace/Deployment∕web.yaml?o=…`: the path is for people (the tab shows
+ * `Deployment∕web.yaml`, its description the context and namespace; see tab-title.ts), the query
+ * carries the reference as base64url JSON, which survives any re-encoding of the URI.
  */
 export function objectUri(ref: ObjectRef, entry: WatchEntry | undefined): vscode.Uri {
-  const clean = (s: string) => s.replace(/[/\\?#]/g, '_') || '_';
-  const segments = [entry?.context || 'current-context', entry?.resource ?? 'objects', ref.namespace || '_cluster', `${ref.name}.yaml`].map(clean);
+  const kind = entry?.type?.kind ?? entry?.resource ?? 'object';
   const query = `o=${Buffer.from(JSON.stringify([ref.entryId, ref.namespace, ref.name]), 'utf8').toString('base64url')}`;
-  return vscode.Uri.from({ scheme: OBJECT_SCHEME, path: `/${segments.join('/')}`, query });
+  return vscode.Uri.from({ scheme: OBJECT_SCHEME, path: objectTabPath(entry?.context ?? '', ref.namespace, kind, ref.name, '.yaml'), query });
 }
 
 /** How an editable document's path maps to its object: set by src/vscode/edit while editing is registered. */
@@ -248,11 +248,15 @@ export class ObjectDocumentProvider implements vscode.TextDocumentContentProvide
 export function registerObjectDocuments(manager: ObjectDocumentSource, clock?: Clock): vscode.Disposable {
   const provider = new ObjectDocumentProvider(manager, clock);
 
+  const doubleClick = new DoubleClick();
+
+  /** A click opens a preview (the next click elsewhere replaces it); a double click pins it, as in the Explorer. */
   async function open(ref: ObjectRef): Promise<vscode.TextEditor> {
+    const pin = doubleClick.isSecond(keyOf(ref), Date.now());
     let doc = await vscode.workspace.openTextDocument(objectUri(ref, manager.entry(ref.entryId)));
     if (doc.languageId !== 'yaml') doc = await vscode.languages.setTextDocumentLanguage(doc, 'yaml');
     provider.track(doc.uri);
-    return vscode.window.showTextDocument(doc, { preview: true, preserveFocus: true });
+    return vscode.window.showTextDocument(doc, { preview: !pin, preserveFocus: !pin });
   }
 
   async function reveal(arg?: unknown): Promise<void> {

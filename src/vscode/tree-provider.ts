@@ -3,15 +3,18 @@ import type { Clock } from '../base';
 import type { WatchConfig } from '../manager';
 import { kubeconfigProblem } from '../ui/kubeconfig-problem';
 import { OPEN_OBJECT_COMMAND } from './object-documents';
-import { ExpansionMemory, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type TreeNode, type WatchTreeModelOptions, type WatchTreeSource } from '../ui/tree';
+import { ExpansionMemory, ResourcesTree, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type ResourcesTreeSource, type ViewNode, type WatchTreeModelOptions } from '../ui/tree';
+import { DESCRIBE_COMMAND } from './describe-documents';
 
-export type { TreeNode } from '../ui/tree';
+export type { TreeNode, ViewNode } from '../ui/tree';
 export { entryIdsOf } from '../ui/tree';
 
 /** The id of the Watched Resources view (package.json `contributes.views`). */
 export const RESOURCES_VIEW_ID = 'kubeWatch.resources';
 /** Shows the next page of a long child list; its argument is the "N more…" node. */
 export const LOAD_MORE_COMMAND = 'kubeWatch.loadMore';
+/** Adds the watch of a type of the "All resources" catalog; its argument is the type's row. */
+export const ADD_WATCH_COMMAND = 'kubeWatch.addWatch';
 
 const COLLAPSIBLE: Record<NodePresentation['collapsible'], vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,
@@ -24,9 +27,9 @@ const COLLAPSIBLE: Record<NodePresentation['collapsible'], vscode.TreeItemCollap
  * codicons, context values) and forwards the model's targeted refreshes. Tooltips are filled in
  * `resolveTreeItem`, on hover, so their statistics are current without refreshing the row.
  */
-export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<TreeNode[] | undefined>();
-  readonly onDidChangeTreeData: vscode.Event<TreeNode[] | undefined> = this.changed.event;
+export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ViewNode[] | undefined>();
+  readonly onDidChangeTreeData: vscode.Event<ViewNode[] | undefined> = this.changed.event;
   private readonly subscription: { dispose(): void };
   private readonly rendered = new vscode.EventEmitter<void>();
   /**
@@ -36,17 +39,17 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
    */
   readonly onDidRender: vscode.Event<void> = this.rendered.event;
   /** Resource nodes named by the last refresh whose rows VS Code has not asked for yet. */
-  private awaiting: Set<TreeNode> | undefined;
+  private awaiting: Set<ViewNode> | undefined;
 
   /** What the user expanded, so that it is expanded again when it comes back (V14). */
   readonly expansion = new ExpansionMemory();
 
   constructor(
-    readonly model: WatchTreeModel,
-    private readonly source: Pick<WatchTreeSource, 'entries'>,
+    readonly model: ResourcesTree,
+    private readonly source: Pick<ResourcesTreeSource, 'entries'>,
   ) {
     this.subscription = model.onDidChange((nodes) => {
-      const roots = nodes ? nodes.filter((n) => n.kind === 'resource') : model.getChildren();
+      const roots = nodes ? nodes.filter((n) => n.kind === 'resource') : model.watch.getChildren();
       this.awaiting = roots.length > 0 ? new Set(roots) : undefined;
       this.changed.fire(nodes);
       if (!this.awaiting) this.rendered.fire();
@@ -58,7 +61,7 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     this.changed.fire(undefined);
   }
 
-  getTreeItem(node: TreeNode): vscode.TreeItem {
+  getTreeItem(node: ViewNode): vscode.TreeItem {
     const p = this.model.present(node);
     const collapsible = p.collapsible === 'collapsed' && this.expansion.isExpanded(node.id) ? 'expanded' : p.collapsible;
     const item = new vscode.TreeItem(p.label, COLLAPSIBLE[collapsible]);
@@ -69,8 +72,12 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (node.kind === 'object') item.command = { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] };
     // A stale row re-renders every second (its stale time ticks), sooner than a busy extension
     // host may answer the lazy resolve: its tooltip comes with the row, so a hover is never empty.
-    if (node.kind === 'object' && this.model.stalenessOf(node.entryId)) this.resolveTreeItem(item, node);
+    if (node.kind === 'object' && this.model.watch.stalenessOf(node.entryId)) this.resolveTreeItem(item, node);
     if (node.kind === 'more') item.command = { command: LOAD_MORE_COMMAND, title: 'Show More', arguments: [node] };
+    // A related row of a watched type opens its YAML as any object row; one found by an ad-hoc watch, its description.
+    if (node.kind === 'related') item.command = node.entryId ? { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] } : { command: DESCRIBE_COMMAND, title: 'Describe', arguments: [node] };
+    // One click adds the watch of a type of the catalog.
+    if (node.kind === 'apiType' && p.contextValue === 'apiType') item.command = { command: ADD_WATCH_COMMAND, title: 'Watch', arguments: [node] };
     if (this.awaiting?.delete(node) && this.awaiting.size === 0) {
       this.awaiting = undefined;
       this.rendered.fire();
@@ -78,7 +85,7 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return item;
   }
 
-  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+  resolveTreeItem(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {
     const markdown = this.model.tooltip(node);
     if (markdown !== undefined) {
       const tooltip = new vscode.MarkdownString(markdown, true);
@@ -88,13 +95,13 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     return item;
   }
 
-  getChildren(node?: TreeNode): TreeNode[] {
+  getChildren(node?: ViewNode): ViewNode[] {
     // An unreadable kubeconfig empties the view so that its welcome content says why.
     if (!node && kubeconfigProblem(this.source.entries()) !== undefined) return [];
     return this.model.getChildren(node);
   }
 
-  getParent(node: TreeNode): TreeNode | undefined {
+  getParent(node: ViewNode): ViewNode | undefined {
     return this.model.getParent(node);
   }
 
@@ -114,7 +121,9 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 /** The registered view and the model behind it (the model is exposed for tests inside VS Code). */
 export interface TreeViewRegistration extends vscode.Disposable {
   readonly model: WatchTreeModel;
-  readonly view: vscode.TreeView<TreeNode>;
+  /** The whole view: the watch rows and, around them, contexts, the catalog, related rows and filters. */
+  readonly resources: ResourcesTree;
+  readonly view: vscode.TreeView<ViewNode>;
   /** Shows the view's scope (description) and kubeconfig message again, after a settings change. */
   refreshScope(): void;
   /** See WatchTreeProvider.onDidRender: what the status bar draws with. */
@@ -122,12 +131,13 @@ export interface TreeViewRegistration extends vscode.Disposable {
 }
 
 export function registerTreeView(
-  manager: WatchTreeSource & { readonly configuration: WatchConfig },
+  manager: ResourcesTreeSource & { readonly configuration: WatchConfig },
   clock?: Clock,
   options: Omit<WatchTreeModelOptions, 'clock'> = {},
 ): TreeViewRegistration {
   const model = new WatchTreeModel(manager, { ...options, clock });
-  const provider = new WatchTreeProvider(model, manager);
+  const resources = new ResourcesTree(model, manager, clock);
+  const provider = new WatchTreeProvider(resources, manager);
   const view = vscode.window.createTreeView(RESOURCES_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   let emptied = false;
   const showScope = () => {
@@ -144,11 +154,17 @@ export function registerTreeView(
   };
   showScope();
   const scopeWatch = manager.onDidChangeEntries(showScope);
-  const expandWatch = view.onDidExpandElement((e) => provider.expansion.expand(e.element.id));
-  const collapseWatch = view.onDidCollapseElement((e) => provider.expansion.collapse(e.element.id));
-  const loadMore = vscode.commands.registerCommand(LOAD_MORE_COMMAND, (node?: TreeNode) => {
+  const expandWatch = view.onDidExpandElement((e) => {
+    provider.expansion.expand(e.element.id);
+    resources.expanded(e.element);
+  });
+  const collapseWatch = view.onDidCollapseElement((e) => {
+    provider.expansion.collapse(e.element.id);
+    resources.collapsed(e.element);
+  });
+  const loadMore = vscode.commands.registerCommand(LOAD_MORE_COMMAND, (node?: ViewNode) => {
     if (node?.kind === 'more') model.loadMore(node);
   });
-  const disposables = vscode.Disposable.from(loadMore, scopeWatch, expandWatch, collapseWatch, view, provider, model);
-  return { model, view, refreshScope: showScope, onDidRender: provider.onDidRender, dispose: () => disposables.dispose() };
+  const disposables = vscode.Disposable.from(loadMore, scopeWatch, expandWatch, collapseWatch, view, provider, resources, model);
+  return { model, resources, view, refreshScope: showScope, onDidRender: provider.onDidRender, dispose: () => disposables.dispose() };
 }

@@ -5,7 +5,7 @@ describe('cli: arguments', () => {
   it('parses watch with every option, short and long', () => {
     assert.deepEqual(parseCliArgs(['watch', 'pods', '-n', 'ns1', '-l', 'app=web', '--field-selector', 'status.phase=Running', '--kubeconfig', '/k', '--context', 'c', '--timeout-seconds', '30', '--streaming-list', 'never']), {
       command: 'watch',
-      resource: 'pods',
+      resources: ['pods'],
       namespace: 'ns1',
       allNamespaces: false,
       labelSelector: 'app=web',
@@ -19,6 +19,8 @@ describe('cli: arguments', () => {
     assert.equal(auto.command === 'watch' && auto.streamingList, undefined, 'auto unless given');
     const all = parseCliArgs(['watch', 'deployments.apps', '-A', '--selector=tier=db']);
     assert.equal(all.command === 'watch' && all.allNamespaces && all.labelSelector, 'tier=db');
+    const several = parseCliArgs(['watch', 'pods,configmaps,deployments.apps, Widget,pods']);
+    assert.deepEqual(several.command === 'watch' && several.resources, ['pods', 'configmaps', 'deployments.apps', 'Widget'], 'in the order given, each once');
     assert.deepEqual(parseCliArgs(['--help']), { command: 'help' });
     assert.deepEqual(parseCliArgs(['watch', 'pods', '-h']), { command: 'help' });
     assert.deepEqual(parseCliArgs(['--version']), { command: 'version' });
@@ -29,7 +31,9 @@ describe('cli: arguments', () => {
       [[], /missing command/],
       [['get', 'pods'], /unknown command "get"/],
       [['watch'], /missing RESOURCE/],
-      [['watch', 'pods', 'extra'], /unexpected argument "extra"/],
+      [['watch', 'pods', 'extra'], /unexpected argument "extra": several types are separated by commas/],
+      [['watch', 'pods,'], /an empty resource type in "pods,"/],
+      [['watch', 'pods,,configmaps'], /an empty resource type/],
       [['watch', 'pods', '--bogus'], /unknown option --bogus/],
       [['watch', 'pods', '-n'], /needs a value/],
       [['watch', 'pods', '-n', 'a', '-A'], /cannot be used together/],

@@ -48,16 +48,28 @@ describe('cli: kube-watch watch', function () {
       .map((o) => ({ ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}), name: o.metadata.name, uid: o.metadata.uid, resourceVersion: o.metadata.resourceVersion }))
       .sort((a, b) => `${a.namespace ?? ''}/${a.name}`.localeCompare(`${b.namespace ?? ''}/${b.name}`));
 
-  /** Stops with `signal` and returns the snapshot, checking it is the last line and the exit is clean. */
-  async function snapshotAfter(p: CliProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<unknown> {
+  /**
+   * Stops with `signal` and returns the snapshot of each type, checking they are the last lines,
+   * one per type, and the exit is clean.
+   */
+  async function snapshotsAfter(p: CliProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<Map<string, unknown>> {
     const { code } = await p.stop(signal);
     assert.equal(code, 0, `exit code; stderr: ${p.stderr}`);
     assert.equal(p.stderr, '');
     assert.deepEqual(p.junk, [], 'every stdout line is JSON');
-    const last = p.lines[p.lines.length - 1];
-    assert.ok(last && 'snapshot' in last, `the last line is the snapshot, got ${JSON.stringify(last)}`);
-    assert.equal(p.lines.filter((l) => 'snapshot' in l).length, 1);
-    return last.snapshot;
+    const snapshots = p.lines.filter((l) => 'snapshot' in l);
+    assert.ok(snapshots.length > 0, 'a snapshot line');
+    assert.deepEqual(p.lines.slice(-snapshots.length), snapshots, `the snapshots are the last lines, got ${JSON.stringify(p.lines.slice(-3))}`);
+    const byType = new Map(snapshots.map((l) => [String(l.resource), l.snapshot]));
+    assert.equal(byType.size, snapshots.length, 'one snapshot line per type');
+    return byType;
+  }
+
+  /** The snapshot of the one type watched. */
+  async function snapshotAfter(p: CliProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<unknown> {
+    const snapshots = await snapshotsAfter(p, signal);
+    assert.equal(snapshots.size, 1);
+    return [...snapshots.values()][0];
   }
 
   it('prints add, update and delete as JSON lines, lifecycle lines, and the snapshot on SIGTERM', async () => {
@@ -70,7 +82,7 @@ describe('cli: kube-watch watch', function () {
     assert.ok(before);
     assert.deepEqual(
       p.lines.find((l) => l.event === 'add'),
-      { event: 'add', namespace: 'default', name: 'before', uid: before.metadata.uid, resourceVersion: before.metadata.resourceVersion },
+      { event: 'add', resource: 'configmaps', namespace: 'default', name: 'before', uid: before.metadata.uid, resourceVersion: before.metadata.resourceVersion },
     );
 
     server.create('configmaps', { metadata: { name: 'x', namespace: 'default' }, data: { v: '1' } });
@@ -151,6 +163,54 @@ describe('cli: kube-watch watch', function () {
     assert.deepEqual(await snapshotAfter(widgets), identities(server.list('widgets.example.com', 'default')));
   });
 
+  it('watches several types at once (pods,configmaps): one watch each on one connection, every line names its type, one snapshot line per type on SIGTERM', async () => {
+    server.create('pods', { metadata: { name: 'p1', namespace: 'default' }, spec: {} });
+    server.create('configmaps', { metadata: { name: 'c1', namespace: 'default' } });
+    const p = start('pods,configmaps');
+    for (const resource of ['pods', 'configmaps']) await p.waitFor((l) => l.lifecycle === 'watch-opened' && l.resource === resource, `the ${resource} watch`);
+    server.create('pods', { metadata: { name: 'p2', namespace: 'default' }, spec: {} });
+    server.create('configmaps', { metadata: { name: 'c2', namespace: 'default' } });
+    await p.waitFor((l) => l.event === 'add' && l.resource === 'pods' && l.name === 'p2', 'add of pod p2');
+    await p.waitFor((l) => l.event === 'add' && l.resource === 'configmaps' && l.name === 'c2', 'add of configmap c2');
+    const events = p.lines.filter((l) => typeof l.event === 'string');
+    assert.deepEqual(
+      events.map((l) => `${l.event} ${l.resource} ${l.name}`).sort(),
+      ['add configmaps c1', 'add configmaps c2', 'add pods p1', 'add pods p2'],
+    );
+    const lifecycle = p.lines.filter((l) => typeof l.lifecycle === 'string');
+    assert.deepEqual([...new Set(lifecycle.map((l) => l.resource))].sort(), ['configmaps', 'pods'], 'every lifecycle line names its type');
+    for (const resource of ['pods', 'configmaps']) assert.ok(lifecycle.some((l) => l.lifecycle === 'synced' && l.resource === resource), `${resource} synced`);
+    assert.equal(server.openWatches('pods') + server.openWatches('configmaps'), 2, 'one watch per type');
+    if (process.env.FAKE_APISERVER_HTTP2 === '1') {
+      assert.equal(server.openSockets(), 1, 'one connection carries both watches');
+      assert.ok(lifecycle.some((l) => l.lifecycle === 'watch-opened' && l.protocol === 'h2'));
+    }
+
+    const snapshots = await snapshotsAfter(p);
+    assert.deepEqual([...snapshots.keys()], ['pods', 'configmaps'], 'in the order given');
+    assert.deepEqual(snapshots.get('pods'), identities(server.list('pods', 'default')));
+    assert.deepEqual(snapshots.get('configmaps'), identities(server.list('configmaps', 'default')));
+    assert.equal(server.openWatches(), 0);
+  });
+
+  it("spells types as kubectl does: deployments.apps, a CRD by plural and another by kind, a short name of one already listed once", async () => {
+    server.defineResource({ group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true });
+    server.defineResource({ group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: false });
+    server.create('deployments.apps', { metadata: { name: 'web', namespace: 'default' }, spec: { replicas: 1 } });
+    server.create('widgets.example.com', { metadata: { name: 'w1', namespace: 'default' }, spec: {} });
+    server.create('gadgets.example.com', { metadata: { name: 'g1' }, spec: {} });
+    const p = start('deployments.apps,widgets,Gadget,deploy');
+    await p.waitFor((l) => l.event === 'add' && l.resource === 'deployments.apps' && l.name === 'web', 'the deployment');
+    await p.waitFor((l) => l.event === 'add' && l.resource === 'widgets.example.com' && l.name === 'w1', 'the widget');
+    await p.waitFor((l) => l.event === 'add' && l.resource === 'gadgets.example.com' && l.name === 'g1', 'the cluster-scoped gadget');
+    // The add may come from the list, before the watch request is sent: wait for the watch itself.
+    await p.waitFor((l) => l.lifecycle === 'watch-opened' && l.resource === 'gadgets.example.com', 'the gadgets watch');
+    assert.ok(server.requests.some((r) => r.verb === 'watch' && r.path === '/apis/example.com/v1/gadgets'), 'a cluster-scoped type is watched cluster-wide');
+    const snapshots = await snapshotsAfter(p);
+    assert.deepEqual([...snapshots.keys()], ['deployments.apps', 'widgets.example.com', 'gadgets.example.com'], 'deploy is deployments.apps, watched once');
+    assert.deepEqual(snapshots.get('gadgets.example.com'), identities(server.list('gadgets.example.com')));
+  });
+
   describe('failures: exit 2 with one line on standard error', () => {
     async function expectFailure(args: string[], pattern: RegExp): Promise<void> {
       const { code, stdout, stderr } = await runCli(args, env);
@@ -167,6 +227,11 @@ describe('cli: kube-watch watch', function () {
     it('a bad flag', () => expectFailure(['watch', 'pods', '--no-such-flag', '--kubeconfig', kubeconfig], /unknown option --no-such-flag/));
     it('a missing resource argument', () => expectFailure(['watch'], /missing RESOURCE/));
     it('an unknown resource', () => expectFailure(['watch', 'foo', '--kubeconfig', kubeconfig], /the server has no resource type "foo"/));
+    it('an unknown resource in a list: nothing is watched', async () => {
+      await expectFailure(['watch', 'pods,foo,configmaps', '--kubeconfig', kubeconfig], /^kube-watch: the server has no resource type "foo"$/);
+      assert.ok(!server.requests.some((r) => r.verb === 'watch' || r.verb === 'list' || r.verb === 'watchlist'), 'no list or watch was made');
+    });
+    it('an empty type in a list', () => expectFailure(['watch', 'pods,,configmaps', '--kubeconfig', kubeconfig], /an empty resource type in "pods,,configmaps"/));
     it('a missing kubeconfig file', () => expectFailure(['watch', 'pods', '--kubeconfig', path.join(dir, 'nope')], /cannot read kubeconfig .*nope: no such file/));
     it('an unknown context', () => expectFailure(['watch', 'pods', '--kubeconfig', kubeconfig, '--context', 'nope'], /context "nope" does not exist .*available contexts: fake/));
     it('a malformed kubeconfig, without echoing it', async () => {
@@ -189,7 +254,7 @@ describe('cli: kube-watch watch', function () {
     // Neither is JSON: the raw lines land in `junk`.
     const help = new CliProcess(['--help'], env);
     assert.equal((await help.exited).code, 0);
-    assert.match(help.junk.join('\n'), /kube-watch watch RESOURCE/);
+    assert.match(help.junk.join('\n'), /kube-watch watch RESOURCE\[,RESOURCE\.\.\.\]/);
     const version = new CliProcess(['--version'], env);
     assert.equal((await version.exited).code, 0);
     assert.match(version.junk.join(''), /^\d+\.\d+\.\d+$/);

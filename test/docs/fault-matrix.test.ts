@@ -36,10 +36,10 @@ function matrixRows(markdown: string): Row[] {
   return rows;
 }
 
-/** Every test title mocha would run, without running any. */
-async function mochaTitles(): Promise<MochaTest[]> {
+/** Every test title mocha would run from `glob` (default `npm test`'s), without running any. */
+async function mochaTitles(glob = 'test/**/*.test.ts'): Promise<MochaTest[]> {
   const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
-  const { stdout } = await promisify(execFile)(process.execPath, [mocha, 'test/**/*.test.ts', '--dry-run', '--reporter', 'json'], {
+  const { stdout } = await promisify(execFile)(process.execPath, [mocha, glob, '--dry-run', '--reporter', 'json'], {
     cwd: root,
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -54,7 +54,8 @@ describe('docs/fault-matrix.md', function () {
 
   before(async () => {
     rows = matrixRows(readFileSync(matrixPath, 'utf8'));
-    tests = await mochaTitles();
+    // npm test's files, and the real-server tier's (npm run test:real), whose titles are `Fxx [real] …`.
+    tests = [...(await mochaTitles()), ...(await mochaTitles('test/real/**/*.real.ts'))];
   });
 
   it('has every row from F01 on, each once, in order', () => {
@@ -74,6 +75,9 @@ describe('docs/fault-matrix.md', function () {
       for (const f of testFiles) {
         if (!tests.some((t) => t.file === f && t.title.startsWith(`${row.id} `))) problems.push(`${row.id}: no test in ${f} whose title starts with "${row.id} "`);
       }
+      for (const f of files.filter((x) => x.endsWith('.real.ts'))) {
+        if (!tests.some((t) => t.file === f && t.title.startsWith(`${row.id} [real] `))) problems.push(`${row.id}: no test in ${f} whose title starts with "${row.id} [real] "`);
+      }
     }
     assert.deepEqual(problems, []);
   });
@@ -87,5 +91,6 @@ describe('docs/fault-matrix.md', function () {
   it('finds the titles it checks (the dry run is not empty)', () => {
     assert.ok(tests.some((t) => t.title.startsWith('F01 ')), 'mocha lists the F01 tests');
     assert.ok(tests.some((t) => t.file === 'test/docs/fault-matrix.test.ts'), 'mocha lists this file too');
+    assert.ok(tests.some((t) => t.file.startsWith('test/real/') && / \[real\] /.test(t.title)), 'mocha lists the real-server tier too');
   });
 });

@@ -57,7 +57,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
   it('X03 Describe of a pod shows its events and follows a new event', async () => {
     await ui.tree.expand(['pods']);
     await ui.tree.expand(['pods', 'shop']);
-    const row = await ui.tree.waitForRow(['pods', 'shop', POD]);
+    const row = await ui.tree.waitForRow(['pods', 'shop', 'web…2xkqp']);
     await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
     const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
@@ -66,7 +66,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     await item.click();
     const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
     if (!closed) await bench.page.keyboard.press('Enter');
-    await poll('the description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`Pod ${POD}`), { timeoutMs: 60_000 });
+    await poll('the description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`Pod\u2215${POD}`), { timeoutMs: 60_000 });
 
     const top = await ui.editor.waitForLines('the head of the description', 'start', (l) => field(l, 'Name') === POD, { timeoutMs: 60_000 });
     assert.equal(field(top, 'Namespace'), 'shop');
@@ -94,7 +94,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     const link = ui.editor.link(`ReplicaSet/${OWNER}`);
     await link.waitFor({ state: 'visible', timeout: 30_000 });
     await link.click({ modifiers: ['Control'] });
-    await poll('the ReplicaSet description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`ReplicaSet ${OWNER}`), { timeoutMs: 60_000 });
+    await poll('the ReplicaSet description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`ReplicaSet\u2215${OWNER}`), { timeoutMs: 60_000 });
     const lines = await ui.editor.waitForLines("the ReplicaSet's description", 'start', (l) => field(l, 'Name') === OWNER, { timeoutMs: 90_000 });
     assert.equal(field(lines, 'Namespace'), 'shop');
     assert.equal(field(lines, 'Controlled By'), 'Deployment/web', 'the owner chain goes on: the ReplicaSet links its Deployment');
@@ -117,7 +117,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     await item.click();
     const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
     if (!closed) await bench.page.keyboard.press('Enter');
-    await poll('the Service description tab', () => ui.editor.activeTabTitle(), (t) => t.includes('Service web'), { timeoutMs: 60_000 });
+    await poll('the Service description tab', () => ui.editor.activeTabTitle(), (t) => t.includes('Service\u2215web'), { timeoutMs: 60_000 });
 
     // Two ready web Pods behind port 80: kubectl 1.33+'s Endpoints line from the slice, then the slice itself.
     const svc = await ui.editor.waitForLines("the Service's endpoints", 'start', (l) => field(l, 'EndpointSlices') === sliceName && /^[\d.]+:80,[\d.]+:80$/.test(field(l, 'Endpoints') ?? ''), { timeoutMs: 90_000 });
@@ -126,7 +126,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     const link = ui.editor.link(sliceName);
     await link.waitFor({ state: 'visible', timeout: 30_000 });
     await link.click({ modifiers: ['Control'] });
-    await poll('the EndpointSlice description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`EndpointSlice ${sliceName}`), { timeoutMs: 60_000 });
+    await poll('the EndpointSlice description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`EndpointSlice\u2215${sliceName}`), { timeoutMs: 60_000 });
     const targetRefs = (l: string[]) => l.filter((x) => /^\s+TargetRef:/.test(x)).map((x) => x.trim().split(/\s+/)[1]);
     // Monaco renders only the lines in view: the second endpoint is read from the end.
     const tail = await ui.editor.waitForLines("the slice's last endpoint", 'end', (l) => targetRefs(l).includes('Pod/web-7d9f8b6c4-q8m5z'), { timeoutMs: 90_000 });

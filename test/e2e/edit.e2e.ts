@@ -112,8 +112,18 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
     await ui.quickPick.runCommand('File: Toggle Auto Save');
     await clearNotifications();
 
+    // The watch held back a moment: the row says the update is pending until the watch shows it.
+    const release = cluster.server.holdWatches('configmaps');
     await doc.save();
     await poll('the change on the server', async () => data().DB_POOL, (v) => v === '20', { timeoutMs: 60_000 });
+    const rowText = async () => {
+      const r = await ui.tree.waitForRow(['configmaps', NS, CM]);
+      return `${r.description} [${r.icon ?? ''}]`;
+    };
+    await poll('the row pending', rowText, (t) => /update pending/.test(t) && /sync~spin/.test(t), { timeoutMs: 30_000 });
+    await shoot('a01-edit-pending');
+    release();
+    await poll('the row confirmed', rowText, (t) => /update done/.test(t) && /check/.test(t), { timeoutMs: 30_000 });
     const rv = cluster.server.get('configmaps', NS, CM)!.metadata.resourceVersion;
     // VS Code asks for a new editor's first CodeLenses after a delay it learns from how long other
     // language features took: on a loaded machine, a minute or more (the later ones come at once).

@@ -21,9 +21,9 @@ import { poll } from './support/poll';
 import { defaultVsixPath, repoRoot } from './support/workbench';
 
 /** The roots the sandbox's workspace settings ask for (scripts/sandbox/workspace/.vscode/settings.json). */
-const ROOTS = ['pods', 'deployments.apps', 'replicasets.apps', 'services', 'configmaps', 'events', 'widgets.example.com'];
+const ROOTS = ['pods', 'deployments.apps', 'replicasets.apps', 'services', 'configmaps', 'events', 'widgets.example.com', 'nodes', 'cronjobs.batch'];
 const NAMESPACES = ['batch', 'default', 'kube-system', 'monitoring', 'payments', 'shop'];
-const WATCHING = /^watching · rv \d+$/;
+const WATCHING = /^watching · [\d,]+ [a-z.]+ · rv \d+$/;
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const SCREENSHOT = path.join(RESULTS, 'sandbox-readme.png');
 
@@ -99,19 +99,20 @@ describe('npm start: the sandbox in the browser (code-server, Chromium)', functi
 
     // Pods of several phases.
     await ui.tree.expand(['pods', 'payments']);
-    const ledger = await ui.tree.waitForRow(['pods', 'payments', 'ledger-6d5f7c8b9-z9w4c']);
-    assert.match(ledger.description, /^(CrashLoopBackOff|Running) 0\/1 · \d+ restarts/);
+    // The generated parts of its name left out, its status whole beside it (V27): "ledg…z9w4c CrashLoopBackOff".
+    const ledger = await poll('the crash-looping ledger pod', async () => (await ui.tree.children(['pods', 'payments'])).find((r) => /^ledg\w*…z9w4c$/.test(r.label)), (r) => r !== undefined);
+    assert.match(ledger!.description, /^(CrashLoopBackOff|Running · 0\/1 · \d+ restarts)/);
     const postgres = await ui.tree.waitForRow(['pods', 'payments', 'postgres-0']);
-    assert.match(postgres.description, /^Running 1\/1/);
+    assert.match(postgres.description, /^Running · 1\/1/);
     assert.equal(postgres.icon, 'pass');
     await ui.tree.expand(['pods', 'batch']);
-    const done = await ui.tree.waitForRow(['pods', 'batch', 'nightly-report-29013840-7hxkq']);
-    assert.match(done.description, /^Completed 0\/1/);
-    const failed = await ui.tree.waitForRow(['pods', 'batch', 'db-migrate-29013780-ck2fd']);
-    assert.match(failed.description, /^Error 0\/1/);
+    const done = await ui.tree.waitForRow(['pods', 'batch', 'nightly…7hxkq']);
+    assert.match(done.description, /^Completed · 0\/1/);
+    const failed = await ui.tree.waitForRow(['pods', 'batch', 'db-migrate…ck2fd']);
+    assert.match(failed.description, /^Error · 0\/1/);
     assert.equal(failed.icon, 'error');
     await ui.tree.expand(['pods', 'default']);
-    assert.match((await ui.tree.waitForRow(['pods', 'default', 'debug'])).description, /^ContainerCreating 0\/1/);
+    assert.match((await ui.tree.waitForRow(['pods', 'default', 'debug'])).description, /^ContainerCreating · 0\/1/);
     await ui.tree.collapse(['pods']);
 
     // Deployments, ReplicaSets and the custom resource type.
@@ -162,7 +163,7 @@ describe('npm start: the sandbox in the browser (code-server, Chromium)', functi
     await ui.tree.expand(['deployments.apps', 'payments']);
     await ui.tree.expand(['deployments.apps', 'shop']);
     // An object's YAML in the editor, live: the crash-looping ledger replica.
-    const ledger = await ui.tree.waitForRow(['pods', 'payments', 'ledger-6d5f7c8b9-z9w4c']);
+    const ledger = await ui.tree.waitForRow(['pods', 'payments', 'ledger…z9w4c']);
     await page.locator(`.monaco-workbench .part.sidebar .monaco-list-row[data-index="${ledger.index}"]`).click();
     await page.locator('.monaco-workbench .part.editor .tab.active').filter({ hasText: 'ledger-6d5f7c8b9-z9w4c' }).waitFor({ state: 'visible', timeout: 30_000 });
     await ui.output.selectChannel(KUBE_WATCH.channel);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { HealthRecorder } from '../../src/health';
-import { HealthFeed, HealthViewModel, connectionText, healthMarkdown, type HealthSnapshot } from '../../src/ui/health';
+import { HealthFeed, HealthViewModel, bandSummary, connectionText, healthMarkdown, type HealthSnapshot } from '../../src/ui/health';
 import { formatLifecycleEvent } from '../../src/ui/log';
 import { ManualClock, UiRig, realSleep, until } from '../ui/lifecycle-rig';
 
@@ -50,8 +50,12 @@ describe('health panel view model', () => {
     assert.equal(cms.rate.adds.reduce((a, b) => a + b, 0), 3, 'per-second values of 1 s buckets add up to the count');
     assert.match(cms.resourceVersion!.text, /^\d+ from a watch event, 5s ago$/);
     assert.equal(cms.connection, 'HTTP/1.1');
-    assert.deepEqual(snap.states.map((s) => s.label), ['watching', 'connecting', 'listing', 'reconnecting', 'backing off', 'unreachable', 'unauthorized', 'forbidden', 'not found', 'paused', 'stopped']);
+    assert.deepEqual(snap.states.map((s) => s.label), ['watching', 'connecting', 'listing', 'reconnecting', 'backing off', 'unreachable', 'unauthorized', 'forbidden', 'not found', 'process suspended', 'paused', 'stopped']);
     assert.ok(snap.states.every((s) => s.color.startsWith('var(--vscode-')), 'theme colours only');
+    // V29 what a screen reader says of the band and the chart.
+    assert.match(cms.summary, /^ctx\/configmaps in default: watching · rv \d+; over the last \w+: watching \w+.*; (no markers|\d+ markers?: )/);
+    assert.match(cms.rateSummary, /^events over the last \w+: 3 adds, 0 updates, 0 deletes; at most 3\/s$/);
+    assert.deepEqual(snap.timeFormat, { locale: 'en-US', timeZone: 'UTC', hourCycle: 'h23' }, 'the one time format, for the webview');
     recorder.dispose();
   });
 
@@ -110,5 +114,18 @@ describe('health panel view model', () => {
     assert.equal(sent.length, 3, 'no snapshot after stop');
     assert.deepEqual(sent.map((s) => s.serial), [1, 2, 3]);
     recorder.dispose();
+  });
+});
+
+describe('health panel in words (V29) and the suspended span', () => {
+  it('V29 a band summary names the state now, the time in each state (the suspended minute too) and the markers by kind', () => {
+    const spans = [
+      { state: 'watching', from: 0, to: 60_000, open: false, title: 'watching' },
+      { state: 'suspended', from: 60_000, to: 119_000, open: false, title: 'process suspended 59 s' },
+      { state: 'unreachable', from: 119_000, to: 125_000, open: false, title: 'unreachable: connect ECONNREFUSED' },
+      { state: 'watching', from: 125_000, to: 180_000, open: true, title: 'watching' },
+    ];
+    const text = bandSummary('pods', 'watching · rv 12', spans, [{ kind: 'expired' }, { kind: 'relist' }, { kind: 'relist' }], 180_000);
+    assert.equal(text, 'pods: watching · rv 12; over the last 3m: watching 115s, process suspended 59s, unreachable 6s; 3 markers: 1 expiry, 2 relists');
   });
 });

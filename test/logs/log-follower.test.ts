@@ -145,4 +145,39 @@ describe('pod log follower against the local API server', () => {
     await new LogFollower({ namespace: 'default', pod: 'crash', container: 'app', previous: true }, second, { transport, clock: new ManualClock() }).start();
     assert.deepEqual(second.all, ['before the crash']);
   });
+
+  it('V30 while the log cannot be read, each failed attempt is one failure with its next try (no marker per attempt); a sink without it gets the old marker', async () => {
+    server.create('pods', pod('web', ['app']));
+    server.podLogs.append('default', 'web', 'app', 'one', T0);
+    const clock = new ManualClock(T0 + 1000);
+    const failures: { reason: string; nextTryAt: number; at: number }[] = [];
+    const sink = new RecordingSink();
+    const withFailed = Object.assign(sink, { failed: (reason: string, nextTryAt: number) => failures.push({ reason, nextTryAt, at: clock.now() }) });
+    await server.goDown();
+    const f = new LogFollower({ namespace: 'default', pod: 'web', container: 'app' }, withFailed, { transport, clock });
+    const done = f.start();
+    for (let i = 0; i < 3; i++) {
+      await until(() => failures.length === i + 1, `failure ${i + 1}`);
+      assert.ok(failures[i].nextTryAt > failures[i].at, 'a next try in the future');
+      clock.advance(failures[i].nextTryAt - clock.now());
+    }
+    await until(() => failures.length === 4, 'failure 4');
+    await server.comeUp();
+    clock.advance(failures[3].nextTryAt - clock.now());
+    await until(() => sink.lines.length === 1, 'the log once the server answers');
+    assert.equal(new Set(failures.map((x) => x.reason)).size, 1, JSON.stringify(failures));
+    assert.deepEqual(sink.markers.filter((m) => /cannot read the log/.test(m)), [], 'no marker per attempt');
+    f.stop();
+    await done;
+
+    await server.goDown();
+    const plain = new RecordingSink();
+    const g = new LogFollower({ namespace: 'default', pod: 'web', container: 'app' }, plain, { transport, clock });
+    const gone = g.start();
+    await until(() => plain.markers.length === 1, 'a marker');
+    await server.comeUp();
+    assert.match(plain.markers[0], /^cannot read the log: .*; retrying$/);
+    g.stop();
+    await gone;
+  });
 });

@@ -355,6 +355,29 @@ describe('fake API server', function () {
       assert.deepEqual(b.lines, []);
     });
 
+    it('without the watch cache, a watch from just below the compacted revision meets its change without the previous value: ERROR 500 PrevKv=nil for an update, the change itself for a create (modern/12, 1.34.9 in test/real/wire-parity)', async () => {
+      const s = await start({ version: '1.34', watchCache: false });
+      seed(s, 2);
+      s.update('configmaps', { metadata: { name: 'cm-1', namespace: 'default' }, data: { v: 'changed' } });
+      const updatedAt = Number(s.resourceVersion);
+      s.compact();
+      const below = new Watch(s, `${CM}?watch=1&resourceVersion=${updatedAt - 1}&timeoutSeconds=1`);
+      await below.done;
+      assert.equal(
+        below.lines[0],
+        `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Internal error occurred: etcd event received with PrevKv=nil (key=\\"/registry/configmaps/default/cm-1\\", modRevision=${updatedAt}, type=PUT)","reason":"InternalError","details":{"causes":[{"message":"etcd event received with PrevKv=nil (key=\\"/registry/configmaps/default/cm-1\\", modRevision=${updatedAt}, type=PUT)"}]},"code":500}}`,
+      );
+      const further = new Watch(s, `${CM}?watch=1&resourceVersion=${updatedAt - 2}&timeoutSeconds=1`);
+      await further.done;
+      assert.match(further.lines[0], /too old/, 'further below: 410');
+      s.create('configmaps', { metadata: { name: 'fresh', namespace: 'default' } });
+      const createdAt = Number(s.resourceVersion);
+      s.compact();
+      const atCreate = new Watch(s, `${CM}?watch=1&resourceVersion=${createdAt - 1}&timeoutSeconds=1`);
+      await atCreate.done;
+      assert.deepEqual(atCreate.summary(), [`ADDED fresh@${createdAt}`], 'a create needs no previous value');
+    });
+
     it('sends BOOKMARKs of the right shape only once the global resourceVersion moved past the start (transcript 16)', async () => {
       const s = await start({ bookmarkIntervalMs: 15 });
       seed(s, 1);
@@ -526,15 +549,35 @@ describe('fake API server', function () {
       assert.equal(exact.json.details.causes.length, 2);
     });
 
-    it('1.34 bookmarks quiet watches (no creationTimestamp), twice before the deadline (modern/06)', async () => {
+    it('1.34 bookmarks quiet watches (no creationTimestamp): the periodic one above every object\'s RV, then twice before the deadline at that RV (modern/06)', async () => {
+      // A periodic bookmark every 2 server seconds, the deadline at 5; a server second of 100 ms,
+      // so that a timer late on a busy machine does not reorder the bookmarks and the end.
+      const s = await start({ version: '1.34', timeScale: 100, bookmarkIntervalMs: 200 });
+      seed(s, 1);
+      const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
+      assert.equal(await w.done, 'end');
+      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @3', 'BOOKMARK @3'], 'three bookmarks although nothing changed, above every object\'s RV (2)');
+      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3"}}}');
+      s.create('configmaps', { metadata: { name: 'later', namespace: 'default' } });
+      assert.equal(s.get('configmaps', 'default', 'later')?.metadata.resourceVersion, '4', 'later changes come after the bookmarks');
+    });
+
+    it('1.34: a short quiet watch that no periodic bookmark reached gets none, not even before its deadline (1.34.9, test/real/wire-parity)', async () => {
       const s = await start({ version: '1.34', timeScale: 20, bookmarkIntervalMs: 1000 });
       seed(s, 1);
       const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
       assert.equal(await w.done, 'end');
-      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @4'], 'two bookmarks although nothing changed, above every object\'s RV (2)');
-      assert.equal(w.lines[0], '{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"3"}}}');
-      s.create('configmaps', { metadata: { name: 'later', namespace: 'default' } });
-      assert.equal(s.get('configmaps', 'default', 'later')?.metadata.resourceVersion, '5', 'later changes come after the bookmarks');
+      assert.deepEqual(w.summary(), []);
+    });
+
+    it('1.34: a change anywhere in the resource before the deadline brings the bookmarks before it, at that change\'s RV', async () => {
+      const s = await start({ version: '1.34', timeScale: 100, bookmarkIntervalMs: 10_000 });
+      seed(s, 1);
+      const w = new Watch(s, `${CM}?watch=1&allowWatchBookmarks=true&resourceVersion=${s.resourceVersion}&timeoutSeconds=5`);
+      assert.equal(await w.status, 200);
+      s.create('configmaps', { metadata: { name: 'elsewhere', namespace: 'other' } });
+      assert.equal(await w.done, 'end');
+      assert.deepEqual(w.summary(), ['BOOKMARK @3', 'BOOKMARK @3']);
     });
 
     it('1.34 over HTTP/1.1 writes the initial burst in 2048-byte chunks: one event spans two chunks (modern/08)', async () => {

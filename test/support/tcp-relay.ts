@@ -9,10 +9,17 @@ import * as net from 'node:net';
 export class TcpRelay {
   private readonly links = new Set<RelayLink>();
   private frozenForNew = false;
+  /** While cut: every new connection is reset at once (a pulled cable). */
+  private refusing = false;
+  /** Armed by `cutAfterServerBytes`: bytes from the server still allowed through before the cut. */
+  private cutBudget: { bytes: number; done: () => void } | undefined;
   /** Connections accepted so far. */
   accepted = 0;
   /** Bytes clients sent on frozen connections (a request written on a dead socket). */
   clientBytesWhileFrozen = 0;
+  /** Bytes forwarded so far from clients to the server, and back. */
+  bytesFromClients = 0;
+  bytesFromServer = 0;
 
   private constructor(
     private readonly server: net.Server,
@@ -55,17 +62,86 @@ export class TcpRelay {
     for (const l of this.links) l.kill();
   }
 
-  async close(): Promise<void> {
+  /** Destroys every live connection and resets every new one until `restore()`: no byte gets through. */
+  cut(): void {
+    this.refusing = true;
     this.killAll();
+  }
+
+  /** Undoes `cut()` and `freezeAll()`: new connections go through, frozen ones forward again. */
+  restore(): void {
+    this.refusing = false;
+    this.unfreezeAll();
+  }
+
+  /**
+   * Once `bytes` more have come from the server (on any connection), destroys every live
+   * connection, once: a stream cut in the middle of a response. Resolves when it has cut.
+   */
+  cutAfterServerBytes(bytes: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.cutBudget = { bytes, done: resolve };
+    });
+  }
+
+  /**
+   * Stops listening and destroys every live connection: clients get ECONNREFUSED, as from a
+   * cluster that is unreachable, until `comeUp()`.
+   */
+  async goDown(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.killAll();
+    await closed;
+  }
+
+  /** Listens again on the same port after `goDown()`. */
+  async comeUp(): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.server.once('error', reject);
+      this.server.listen(this.port, '127.0.0.1', () => {
+        this.server.off('error', reject);
+        resolve();
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.refusing = false;
+    this.cutBudget = undefined;
+    this.killAll();
+    if (!this.server.listening) return;
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
   private accept(client: net.Socket, port: number, host: string): void {
     this.accepted++;
+    if (this.refusing) {
+      client.on('error', () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
     const upstream = net.connect(port, host);
-    const link = new RelayLink(client, upstream, this.frozenForNew, (n) => (this.clientBytesWhileFrozen += n));
+    const link = new RelayLink(
+      client,
+      upstream,
+      this.frozenForNew,
+      (n) => (this.clientBytesWhileFrozen += n),
+      (n) => this.countServerBytes(n),
+      (n) => (this.bytesFromClients += n),
+    );
     this.links.add(link);
     link.onClosed = () => this.links.delete(link);
+  }
+
+  private countServerBytes(n: number): void {
+    this.bytesFromServer += n;
+    const budget = this.cutBudget;
+    if (!budget) return;
+    budget.bytes -= n;
+    if (budget.bytes > 0) return;
+    this.cutBudget = undefined;
+    this.killAll();
+    budget.done();
   }
 }
 
@@ -79,6 +155,8 @@ class RelayLink {
     private readonly upstream: net.Socket,
     public frozen: boolean,
     private readonly onClientBytesWhileFrozen: (n: number) => void,
+    private readonly onServerBytes: (n: number) => void = () => undefined,
+    private readonly onClientBytes: (n: number) => void = () => undefined,
   ) {
     this.pipe(client, upstream);
     this.pipe(upstream, client);
@@ -100,7 +178,11 @@ class RelayLink {
         this.held.push([to, chunk]);
         if (from === this.client) this.onClientBytesWhileFrozen(chunk.length);
       }
-      else if (!to.destroyed) to.write(chunk);
+      else if (!to.destroyed) {
+        to.write(chunk);
+        if (from === this.upstream) this.onServerBytes(chunk.length);
+        else this.onClientBytes(chunk.length);
+      }
     });
     // A frozen link does not pass a close on either: the peer must find out by itself.
     from.on('end', () => {

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { acceleratedClock, seededRandom, type Clock, type TimerHandle } from '../../src/base';
-import { WatchManager, type WatchConfig } from '../../src/manager';
+import { WatchManager, type WatchConfig, type WatchManagerOptions } from '../../src/manager';
 import type { LogLevel, LogSink } from '../../src/ui/log';
 import { FakeApiServer, type FakeApiServerOptions } from '../support/apiserver';
 
@@ -115,10 +115,11 @@ export class UiRig {
     return s;
   }
 
-  manager(config: Partial<WatchConfig>, clock: Clock = acceleratedClock(SCALE, seededRandom(7))): WatchManager {
+  /** `extra`: more manager options (a cluster registry whose `wake` a test calls, say). */
+  manager(config: Partial<WatchConfig>, clock: Clock = acceleratedClock(SCALE, seededRandom(7)), extra: Partial<WatchManagerOptions> = {}): WatchManager {
     const m = new WatchManager(
       { contexts: [], resources: [], namespaces: [], kubeconfigPath: this.kubeconfig, ...config },
-      { clock, informerOptions: { requestTimeoutMs: 600_000 }, kubeconfigDebounceMs: 20 },
+      { clock, informerOptions: { requestTimeoutMs: 600_000 }, kubeconfigDebounceMs: 20, ...extra },
     );
     this.managers.push(m);
     return m;

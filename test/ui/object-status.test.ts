@@ -19,41 +19,41 @@ describe('objectStatus', () => {
   describe('Pod (kubectl STATUS, READY, RESTARTS)', () => {
     it('running and ready: green pass', () => {
       const s = objectStatus(pod({ phase: 'Running', containerStatuses: [running(true)] }));
-      assert.deepEqual(s, { text: 'Running 1/1', icon: 'pass', color: themeColors.green, tone: 'ok' });
+      assert.deepEqual(s, { text: 'Running', icon: 'pass', color: themeColors.green, tone: 'ok' });
     });
 
     it('running but not ready: yellow', () => {
       const s = objectStatus(pod({ phase: 'Running', containerStatuses: [running(true), running(false)] }, {}, 2));
-      assert.equal(s.text, 'Running 1/2');
+      assert.equal(s.text, 'Running');
       assert.equal(s.color, themeColors.yellow);
     });
 
     it('pending and creating: yellow clock', () => {
       const pending = objectStatus(pod({ phase: 'Pending' }));
-      assert.deepEqual([pending.text, pending.icon, pending.color], ['Pending 0/1', 'clock', themeColors.yellow]);
+      assert.deepEqual([pending.text, pending.icon, pending.color], ['Pending', 'clock', themeColors.yellow]);
       const creating = objectStatus(pod({ phase: 'Pending', containerStatuses: [waiting('ContainerCreating')] }));
-      assert.deepEqual([creating.text, creating.color], ['ContainerCreating 0/1', themeColors.yellow]);
-      assert.equal(objectStatus(pod({ phase: 'Pending', initContainerStatuses: [waiting('PodInitializing')] })).text, 'Init:0/0 0/1', 'kubectl counts the spec\'s init containers');
+      assert.deepEqual([creating.text, creating.color], ['ContainerCreating', themeColors.yellow]);
+      assert.equal(objectStatus(pod({ phase: 'Pending', initContainerStatuses: [waiting('PodInitializing')] })).text, 'Init:0/0', 'kubectl counts the spec\'s init containers');
     });
 
     it('crash-looping, image pull failures and failed pods: red error, restarts counted', () => {
       const crash = objectStatus(pod({ phase: 'Running', containerStatuses: [waiting('CrashLoopBackOff', 5)] }));
-      assert.deepEqual([crash.text, crash.icon, crash.color], ['CrashLoopBackOff 0/1', 'error', themeColors.red]);
+      assert.deepEqual([crash.text, crash.icon, crash.color], ['CrashLoopBackOff', 'error', themeColors.red]);
       assert.equal(objectStatus(pod({ phase: 'Pending', containerStatuses: [waiting('ImagePullBackOff')] })).tone, 'error');
       const failed = objectStatus(pod({ phase: 'Failed', containerStatuses: [{ ready: false, state: { terminated: { reason: 'Error', exitCode: 1 } } }] }));
-      assert.deepEqual([failed.text, failed.tone], ['Error 0/1', 'error']);
-      assert.equal(objectStatus(pod({ phase: 'Failed', reason: 'Evicted' })).text, 'Evicted 0/1');
+      assert.deepEqual([failed.text, failed.tone], ['Error', 'error']);
+      assert.equal(objectStatus(pod({ phase: 'Failed', reason: 'Evicted' })).text, 'Evicted');
       assert.equal(objectStatus(pod({ phase: 'Pending', initContainerStatuses: [waiting('CrashLoopBackOff')] })).tone, 'error');
     });
 
     it('succeeded: grey', () => {
       const s = objectStatus(pod({ phase: 'Succeeded', containerStatuses: [{ ready: false, state: { terminated: { reason: 'Completed', exitCode: 0 } } }] }));
-      assert.deepEqual([s.text, s.icon, s.color], ['Completed 0/1', 'pass', themeColors.grey]);
+      assert.deepEqual([s.text, s.icon, s.color], ['Completed', 'pass', themeColors.grey]);
     });
 
     it('terminating wins over the phase', () => {
       const s = objectStatus(pod({ phase: 'Running', containerStatuses: [running(true)] }, { deletionTimestamp: '2026-01-01T00:00:00Z' }));
-      assert.equal(s.text, 'Terminating 1/1');
+      assert.equal(s.text, 'Terminating');
       assert.equal(s.tone, 'busy');
     });
 

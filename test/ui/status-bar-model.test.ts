@@ -152,7 +152,7 @@ describe('status bar model', function () {
     assert.equal(s.update([], t0).text, '$(eye-closed) No watches');
     s.setPaused(true);
     const m = s.update([], t0);
-    assert.equal(m.text, '$(debug-pause) Paused');
+    assert.equal(m.text, '$(stop-circle) Paused');
     assert.equal(m.background, 'none');
     assert.equal(m.ticking, false);
     s.setPaused(false);

@@ -162,7 +162,7 @@ describe('tree view model', function () {
     );
     const cms = root(model, 'configmaps');
     const p = model.present(cms);
-    assert.match(p.description ?? '', /^watching · rv \d+$/);
+    assert.match(p.description ?? '', /^watching · 3 configmaps · rv \d+$/, 'V21 the state first, then the count in words');
     assert.deepEqual([p.icon?.id, p.contextValue, p.collapsible], ['eye', 'resource', 'collapsed']);
     assert.equal(cms.entryId, manager.entries().find((e) => e.resource === 'configmaps')?.id);
     assert.deepEqual(names(model, cms), ['cm-1', 'cm-10', 'cm-2'], 'kubectl\'s order: by bytes');
@@ -188,7 +188,8 @@ describe('tree view model', function () {
     });
     const cms = root(model, 'configmaps');
     assert.deepEqual(outline(model, cms), ['a', '  cm-in-a', '  second', 'default', '  cm-in-default', 'kube-system', '  cm-in-kube-system']);
-    assert.deepEqual(model.getChildren(cms).map((n) => model.present(n).description), ['2', '1', '1'], 'a namespace group counts its objects');
+    assert.deepEqual(model.getChildren(cms).map((n) => model.present(n).description), ['2 configmaps', '1 configmap', '1 configmap'], 'V21 a namespace group counts its objects in words');
+    assert.match(model.present(cms).description ?? '', /^watching · 4 configmaps · rv \d+$/, 'V21 the resource node counts every namespace');
     const group = model.getChildren(cms)[0] as NamespaceNode;
     assert.deepEqual([group.kind, model.present(group).contextValue, group.id], ['namespace', 'namespace', `${cms.entryId}/a`]);
     assert.deepEqual(names(model, root(model, 'namespaces')), ['a', 'default', 'kube-system'], 'namespaces are cluster-scoped: objects directly');
@@ -203,12 +204,12 @@ describe('tree view model', function () {
     const again = root(model, 'configmaps');
     assert.equal(again.entryId, undefined, 'two watches behind one resource node');
     assert.equal(again.entryIds.length, 2);
-    assert.equal(model.present(again).description, 'watching 2 namespaces');
+    assert.equal(model.present(again).description, 'watching 2 namespaces · 3 configmaps');
     const [a, def] = model.getChildren(again) as NamespaceNode[];
     assert.deepEqual([a.namespace, def.namespace], ['a', 'default']);
     assert.ok(a.watch && def.watch);
     assert.equal(model.present(a).contextValue, 'namespace.watch');
-    assert.match(model.present(a).description ?? '', /^watching · rv \d+$/);
+    assert.match(model.present(a).description ?? '', /^watching · 2 configmaps · rv \d+$/);
     assert.deepEqual(names(model, a), ['cm-in-a', 'second']);
     assert.deepEqual(names(model, def), ['cm-in-default']);
   });
@@ -234,7 +235,7 @@ describe('tree view model', function () {
     await until(() => (b.object.status as { phase?: string }).phase === 'Running', () => JSON.stringify(b.object.status));
     clock.advance(100);
     assert.deepEqual(refreshes, [[b]], 'an update that changes the row refreshes that row only');
-    assert.equal(model.present(b).description?.startsWith('Running 1/1 · '), true);
+    assert.equal(model.present(b).description?.startsWith('Running · 1/1 · '), true);
 
     // An update that changes nothing shown refreshes no object row; the resourceVersion on the
     // resource node follows within watchRefreshMs.
@@ -349,13 +350,16 @@ describe('tree view model', function () {
       const node = objectNamed(model, pods, name);
       assert.ok(node, name);
       const p = model.present(node);
-      return [p.icon?.id, p.icon?.color, p.description?.split(' · ').slice(0, -1).join(' · ')];
+      const fields = p.description?.split(' · ') ?? [];
+      return [p.icon?.id, p.icon?.color, (fields.length > 1 ? fields.slice(0, -1) : fields).join(' · ')];
     };
-    assert.deepEqual(row('running'), ['pass', themeColors.green, 'Running 1/1']);
-    assert.deepEqual(row('creating'), ['clock', themeColors.yellow, 'ContainerCreating 0/1']);
-    assert.deepEqual(row('crashing'), ['error', themeColors.red, 'CrashLoopBackOff 0/1 · 4 restarts']);
-    assert.deepEqual(row('done'), ['pass', themeColors.grey, 'Completed 0/1']);
-    assert.deepEqual(row('failed'), ['error', themeColors.red, 'Error 0/1']);
+    assert.deepEqual(row('running'), ['pass', themeColors.green, 'Running · 1/1']);
+    // V27: a long status beside the title: the row shows the status alone (the rest is in the tooltip).
+    assert.deepEqual(row('creating'), ['clock', themeColors.yellow, 'ContainerCreating']);
+    assert.deepEqual(row('crashing'), ['error', themeColors.red, 'CrashLoopBackOff']);
+    assert.match(model.tooltip(objectNamed(model, pods, 'crashing')!) ?? '', /CrashLoopBackOff +4/);
+    assert.deepEqual(row('done'), ['pass', themeColors.grey, 'Completed · 0/1']);
+    assert.deepEqual(row('failed'), ['error', themeColors.red, 'Error · 0/1']);
   });
 
   it('shows why a watch has no objects: an unknown resource type, an unreadable kubeconfig', async () => {
@@ -423,7 +427,7 @@ describe('tree view model', function () {
     assert.doesNotMatch(row().description ?? '', /stale/, 'within the grace');
     refreshes.length = 0;
     clock.advance(1000);
-    assert.match(row().description ?? '', /^stale 1 s · (unreachable|reconnecting) · Running 1\/1/);
+    assert.match(row().description ?? '', /^stale 1 s · (unreachable|reconnecting) · Running · 1\/1/);
     assert.equal(row().icon?.id, live.icon?.id, 'the same icon');
     assert.equal(row().icon?.color, themeColors.grey, 'muted');
     assert.match(model.tooltip(objectNamed(model, pods, 'a') as ObjectNode) ?? '', /^\$\(history\) \*\*Stale: not live since .* the watch is (unreachable|reconnecting)/);

@@ -1,4 +1,4 @@
-import type * as http2 from 'node:http2';
+import { constants, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 
 /**
  * The part of a response the transport reads, shared by HTTP/1.1 (http.IncomingMessage fits it
@@ -21,16 +21,33 @@ export class H2Response implements HttpResponse {
   readonly statusCode: number | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   private ended = false;
+  private readonly endListeners: (() => void)[] = [];
+  private readonly errorListeners: ((err: Error) => void)[] = [];
 
   constructor(
-    private readonly stream: http2.ClientHttp2Stream,
-    headers: http2.IncomingHttpHeaders,
+    private readonly stream: ClientHttp2Stream,
+    headers: IncomingHttpHeaders,
   ) {
     const status = Number(headers[':status']);
     this.statusCode = Number.isFinite(status) ? status : undefined;
     this.headers = headers;
-    // Registered before any reader's, so `complete` is true when their 'end' and 'close' run.
-    stream.once('end', () => (this.ended = true));
+    // Node ends the readable side ('end') also when the connection closes mid-response (a FIN
+    // without END_STREAM) and then closes the stream with NGHTTP2_CANCEL: the body is complete
+    // only when the stream closes with NO_ERROR after its 'end'. Readers' 'end' listeners run
+    // then (registered before theirs, so `complete` is true when their 'close' runs); a cut
+    // reaches their 'error' listeners as a connection reset instead.
+    let sawEnd = false;
+    stream.once('end', () => (sawEnd = true));
+    stream.once('close', () => {
+      if (!sawEnd) return;
+      if (stream.rstCode === constants.NGHTTP2_NO_ERROR) {
+        this.ended = true;
+        for (const l of this.endListeners) l();
+      } else {
+        const cut = Object.assign(new Error('the connection closed before the response ended'), { code: 'ECONNRESET' });
+        for (const l of this.errorListeners) l(cut);
+      }
+    });
   }
 
   get complete(): boolean {
@@ -39,6 +56,11 @@ export class H2Response implements HttpResponse {
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- see HttpResponse.on
   on(event: 'data' | 'end' | 'error' | 'close', listener: (...args: any[]) => void): this {
+    if (event === 'end') {
+      this.endListeners.push(listener);
+      return this;
+    }
+    if (event === 'error') this.errorListeners.push(listener);
     this.stream.on(event, listener);
     return this;
   }

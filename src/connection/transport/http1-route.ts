@@ -96,7 +96,8 @@ export class Http1Route {
   }
 
   /** client-node's SOCKS agent, from the configuration without exec (so the library never runs a plugin). */
-  private async libraryProxyAgent(): Promise<http.Agent | undefined> {
+  /** client-node's SOCKS agent (also for the WebSocket upgrades of websocket-upgrade.ts). */
+  async libraryProxyAgent(): Promise<http.Agent | undefined> {
     if (!this.libraryAgent) {
       const options: https.RequestOptions = { headers: {} };
       try {

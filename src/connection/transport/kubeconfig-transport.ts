@@ -10,11 +10,12 @@ import type { ConnectionEvent } from '../h2/h2-session-pool';
 import type { HealthCheckTiming } from '../h2/session-health-check';
 import { systemClock, type Clock } from '../../base/clock';
 import type { ClusterLease } from '../registry/cluster-registry';
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
 import { ApiCalls } from './api-calls';
 import { H2Route } from './h2-route';
 import { Http1Route } from './http1-route';
-import { RequestOpener } from './request';
+import { credentialError, RequestOpener } from './request';
+import { WebSocketUpgrades } from './websocket-upgrade';
 import { sendWrite, type WriteRequest } from './write-request';
 
 /** How a KubeConfigTransport connects; every option has a default. */
@@ -76,6 +77,8 @@ export class KubeConfigTransport implements KubeTransport {
   /** One request, with its credentials and its 401 (also for what is added beside the API calls). */
   protected readonly requests: RequestOpener;
   private readonly calls: ApiCalls;
+  /** Port-forward and exec streams (websocket-upgrade.ts): these credentials, route, reachability and wake. */
+  private readonly upgrades: WebSocketUpgrades;
 
   constructor(kc: KubeConfig, options: KubeConfigTransportOptions = {}) {
     const cluster = kc.getCurrentCluster();
@@ -106,6 +109,7 @@ export class KubeConfigTransport implements KubeTransport {
     this.http1 = new Http1Route(base, this.route, kc, this.reachability, options.lookup, isDisposed);
     this.requests = new RequestOpener(base, this.credentials, this.h2, this.http1, isDisposed);
     this.calls = new ApiCalls(this.requests, this.http1, this.reachability, clock, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+    this.upgrades = new WebSocketUpgrades(() => ({ base, route: this.route, credentials: this.credentials, reachability: this.reachability, clock, health: options.healthCheck, lookup: options.lookup, libraryAgent: () => this.http1.libraryProxyAgent(), credentialError, disposed: this.disposed }));
     this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
   }
 
@@ -125,6 +129,7 @@ export class KubeConfigTransport implements KubeTransport {
   verifyConnections(): void {
     this.http1.replaceAll();
     this.h2.verifyAll(this.options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS);
+    this.upgrades.verifyAll(this.options.wakePingTimeoutMs ?? WAKE_PING_TIMEOUT_MS);
   }
 
   /** 'h2' or 'http/1.1' once known (after the first connection); for the tooltip, the inspect report and the log. */
@@ -162,8 +167,14 @@ export class KubeConfigTransport implements KubeTransport {
     return sendWrite<T>((path, query, s, out) => this.requests.open(path, query, s, out), request, signal, this.options.clock ?? systemClock, this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   }
 
+  /** A WebSocket upgrade (port-forward, exec) on this cluster's credentials, route and reachability. */
+  upgrade(request: UpgradeRequest, signal: AbortSignal): Promise<UpgradedStream> {
+    return this.upgrades.upgrade(request, signal);
+  }
+
   dispose(): void {
     this.disposed = true;
+    this.upgrades.dispose();
     this.wakeSubscription?.dispose();
     if (this.lease) this.lease.dispose();
     else this.reachability.dispose();

@@ -77,7 +77,7 @@ export class RequestOpener {
   }
 }
 
-function credentialError(err: unknown, signal: AbortSignal): Error {
+export function credentialError(err: unknown, signal: AbortSignal): Error {
   if (err instanceof AbortedError || signal.aborted) return new AbortedError(abortReason(signal));
   if (err instanceof TransportError) return err;
   return new TransportError(credentialFailure(err), 'ECREDENTIALS');

@@ -1,5 +1,5 @@
 import type { Disposable } from '../../base';
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks, WriteRequest } from '../../informer';
+import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks, WriteRequest } from '../../informer';
 import { TransportError } from '../../base';
 
 /**
@@ -47,6 +47,11 @@ export class SwitchableTransport implements KubeTransport {
 
   watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner.watch(path, query, signal, callbacks, hints);
+  }
+
+  /** A WebSocket upgrade on the inner transport current now; rejects when it has none. */
+  upgrade(request: UpgradeRequest, signal: AbortSignal): Promise<UpgradedStream> {
+    return this.inner.upgrade ? this.inner.upgrade(request, signal) : Promise.reject(new Error('this connection cannot open streams (port-forward, exec)'));
   }
 
   /** The inner transport's write; one without writes refuses with a TransportError (ENOTSUP). */

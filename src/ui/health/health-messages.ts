@@ -54,6 +54,13 @@ export interface WatchHealthView {
   resourceVersion?: { value: string; source?: string; at?: number; text: string };
   /** e.g. "HTTP/2, PING 3 ms" or "HTTP/1.1". */
   connection: string;
+  /**
+   * The band in words, what a screen reader says when the band has focus: "pods: watching · rv 12;
+   * over the last 12 min: watching 11 min, process suspended 59 s; 2 markers: 1 expiry, 1 relist".
+   */
+  summary: string;
+  /** The rate chart's text alternative: "events over the last 12 min: 40 adds, 12 updates, 3 deletes; at most 5/s". */
+  rateSummary: string;
 }
 
 export interface HealthSnapshot {
@@ -70,6 +77,8 @@ export interface HealthSnapshot {
   serial: number;
   states: StateStyle[];
   watches: WatchHealthView[];
+  /** The one time format (src/base/time-format.ts): VS Code's language and the machine's time zone. */
+  timeFormat: { locale: string; timeZone: string; hourCycle?: 'h11' | 'h12' | 'h23' | 'h24' };
 }
 
 /** Extension host to webview: snapshots, and "bring this watch into view". */

@@ -15,6 +15,7 @@ const STYLES: Record<HealthState, { label: string; color: string }> = {
   unauthorized: { label: 'unauthorized', color: 'var(--vscode-charts-purple)' },
   forbidden: { label: 'forbidden', color: 'var(--vscode-charts-purple)' },
   'not-found': { label: 'not found', color: 'var(--vscode-charts-purple)' },
+  suspended: { label: 'process suspended', color: 'var(--vscode-charts-foreground)' },
   paused: { label: 'paused', color: 'var(--vscode-disabledForeground)' },
   stopped: { label: 'stopped', color: 'var(--vscode-disabledForeground)' },
 };

@@ -1,3 +1,4 @@
+import { timeFormat } from '../../base/time-format';
 import type { HealthRecorder, WatchTrack } from '../../health';
 import type { InformerStats } from '../../informer';
 import type { WatchEntry } from '../../manager';
@@ -66,7 +67,7 @@ export class HealthViewModel {
     for (const id of this.cache.keys()) if (!tracks.some((t) => t.id === id)) this.cache.delete(id);
     const recorded = Math.min(now, ...watches.map((w) => w.spans[0]?.from ?? now));
     const from = Math.max(now - windowMs, Math.min(recorded, now - MIN_AXIS_MS));
-    return { type: 'snapshot', now, windowMs, from, serial: ++this.serial, states: stateStyles(), watches };
+    return { type: 'snapshot', now, windowMs, from, serial: ++this.serial, states: stateStyles(), watches, timeFormat: timeFormat() };
   }
 }
 
@@ -83,7 +84,7 @@ export function watchView(track: WatchTrack, entry: WatchEntry | undefined, now:
     const to = s.to ?? now;
     if (to < start) continue;
     const label = stateLabel(s.state);
-    spans.push({ state: s.state, from: Math.max(s.from, start), to, open: s.to === undefined, title: s.reason ? `${label}: ${oneLine(s.reason, 200)}` : label });
+    spans.push({ state: s.state, from: Math.max(s.from, start), to, open: s.to === undefined, title: s.state === 'suspended' && s.reason ? s.reason : s.reason ? `${label}: ${oneLine(s.reason, 200)}` : label });
   }
   const markers = track.markers.filter((m) => m.at >= start).map((m) => ({ kind: m.kind, at: m.at, line: m.line }));
   const rate: RateView = { t: [], adds: [], updates: [], deletes: [] };
@@ -99,6 +100,7 @@ export function watchView(track: WatchTrack, entry: WatchEntry | undefined, now:
     totals.deletes += p.deletes;
   }
   const state = track.state ?? 'stopped';
+  const stateText = entry ? describeWatchState(entry, now).text : `no longer watched (${stateLabel(state)})`;
   const stats = entry?.stats;
   const rv = stats?.resourceVersion;
   return {
@@ -106,7 +108,7 @@ export function watchView(track: WatchTrack, entry: WatchEntry | undefined, now:
     label: track.label,
     removed: entry === undefined,
     state,
-    stateText: entry ? describeWatchState(entry, now).text : `no longer watched (${stateLabel(state)})`,
+    stateText,
     spans,
     markers,
     rate,
@@ -120,5 +122,32 @@ export function watchView(track: WatchTrack, entry: WatchEntry | undefined, now:
         }
       : undefined,
     connection: entry?.informer ? connectionText(stats) : 'none',
+    summary: bandSummary(track.label, stateText, spans, markers, now - Math.max(start, spans[0]?.from ?? now)),
+    rateSummary: rateSummary(totals, rate, now - Math.max(start, spans[0]?.from ?? now)),
   };
+}
+
+const MARKER_WORDS: Record<string, [string, string]> = { expired: ['expiry', 'expiries'], relist: ['relist', 'relists'], bookmark: ['bookmark', 'bookmarks'], restart: ['restart', 'restarts'] };
+
+/** The band in words: the state now, the time in each state over the recording (longest first), and the markers by kind. */
+export function bandSummary(label: string, stateText: string, spans: readonly SpanView[], markers: readonly { kind: string }[], shownMs: number): string {
+  const byState = new Map<string, number>();
+  for (const s of spans) {
+    const name = s.state === 'suspended' ? 'process suspended' : s.title.split(':')[0];
+    byState.set(name, (byState.get(name) ?? 0) + (s.to - s.from));
+  }
+  const times = [...byState].filter(([, ms]) => ms >= 1000).sort((a, b) => b[1] - a[1]).map(([name, ms]) => `${name} ${humanDuration(ms)}`);
+  const counts = new Map<string, number>();
+  for (const m of markers) counts.set(m.kind, (counts.get(m.kind) ?? 0) + 1);
+  const marks = [...counts].map(([kind, n]) => `${n} ${MARKER_WORDS[kind]?.[n === 1 ? 0 : 1] ?? kind}`);
+  const parts = [`${label}: ${stateText}`];
+  if (times.length > 0) parts.push(`over the last ${humanDuration(shownMs)}: ${times.join(', ')}`);
+  parts.push(marks.length > 0 ? `${markers.length} marker${markers.length === 1 ? '' : 's'}: ${marks.join(', ')}` : 'no markers');
+  return parts.join('; ');
+}
+
+/** The rate chart in words. */
+export function rateSummary(totals: { adds: number; updates: number; deletes: number }, rate: RateView, shownMs: number): string {
+  const peak = Math.max(0, ...rate.adds.map((a, i) => a + (rate.updates[i] ?? 0) + (rate.deletes[i] ?? 0)));
+  return `events over the last ${humanDuration(shownMs)}: ${totals.adds} adds, ${totals.updates} updates, ${totals.deletes} deletes; at most ${Number(peak.toFixed(1))}/s`;
 }

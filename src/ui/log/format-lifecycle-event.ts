@@ -1,7 +1,8 @@
 import { protocolName } from '../protocol-name';
 import type { InformerPhase, InformerState, LifecycleEvent } from '../../informer';
 import { oneLine, prefixed, type LogLevel, type LogLine } from './log-line';
-import { formatDuration, formatInstant } from './time-text';
+import { clockTime } from '../../base/time-format';
+import { formatDuration } from './time-text';
 
 /**
  * What the log writer knows about an entry's recent past, so that one event can be put in
@@ -87,7 +88,7 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
     case 'relist':
       return line(context.lastFailure?.reason === event.reason ? 'debug' : 'info', `relisting: ${oneLine(event.reason)}`);
     case 'backoff':
-      return line(context.troubleSince !== undefined && context.lastCause === event.cause ? 'info' : 'warn', `backing off: attempt ${event.attempt}, next try in ${formatDuration(event.delayMs)} (${formatInstant(event.retryAt)}): ${oneLine(event.cause)}`);
+      return line(context.troubleSince !== undefined && context.lastCause === event.cause ? 'info' : 'warn', `backing off: attempt ${event.attempt}, next try in ${formatDuration(event.delayMs)} at ${clockTime(event.retryAt)}: ${oneLine(event.cause)}`);
     case 'warning':
       return line('warn', `warning${event.eventType ? ` (${event.eventType} event)` : ''}: ${oneLine(event.message)}`);
     case 'handler-error':
@@ -117,7 +118,7 @@ function formatState(label: string, state: InformerState, context: EventContext)
   const line = (level: LogLevel, message: string): LogLine => ({ level, message: prefixed(label, message) });
   const last = context.lastFailure;
   const repeat = context.troubleSince !== undefined && last !== undefined && last.phase === state.phase && (last.reason ?? '') === (state.reason ?? '');
-  const retry = state.nextRetryAt !== undefined ? ` (next attempt at ${formatInstant(state.nextRetryAt)})` : '';
+  const retry = state.nextRetryAt !== undefined ? ` (next attempt at ${clockTime(state.nextRetryAt)})` : '';
   switch (state.phase) {
     case 'connecting':
       return line('debug', `connecting${reason ? `: ${reason}` : ''}`);

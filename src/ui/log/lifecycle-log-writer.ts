@@ -3,7 +3,8 @@ import type { InformerState, TimedLifecycleEvent } from '../../informer';
 import type { EntriesChange, ObjectsRemoved, WatchEntry } from '../../manager';
 import { formatLifecycleEvent, isFailurePhase } from './format-lifecycle-event';
 import { oneLine, prefixed, type LogLine, type LogSink } from './log-line';
-import { formatDuration, formatInstant } from './time-text';
+import { clockTime } from '../../base/time-format';
+import { formatDuration } from './time-text';
 import { redactCredentials } from './redact';
 
 /** What the writer reads from the watch manager (a WatchManager is one). */
@@ -206,7 +207,7 @@ export class LifecycleLogWriter implements Disposable {
       mem.streak = { key, text, count: 0, since: event.at };
     }
     mem.streak.count++;
-    const next = `failed attempt ${attempt}, next try in ${formatDuration(event.delayMs)} (${formatInstant(event.retryAt)})`;
+    const next = `failed attempt ${attempt}, next try in ${formatDuration(event.delayMs)} at ${clockTime(event.retryAt)}`;
     if (mem.told.has(key)) {
       this.write({ level: 'debug', message: prefixed(label, `${text} (again); ${next}`) });
       return;

@@ -31,7 +31,7 @@ export function printJob(obj: KubeObject, now: number): PrintedRow {
   if (jobCondition(st, 'Complete')) [status, health] = ['Complete', { icon: 'pass', tone: 'idle' }];
   else if (jobCondition(st, 'Failed')) [status, health] = ['Failed', { icon: 'error', tone: 'error' }];
   else if (typeof obj.metadata.deletionTimestamp === 'string' && obj.metadata.deletionTimestamp) [status, health] = ['Terminating', { icon: 'trash', tone: 'busy' }];
-  else if (jobCondition(st, 'Suspended')) [status, health] = ['Suspended', { icon: 'debug-pause', tone: 'idle' }];
+  else if (jobCondition(st, 'Suspended')) [status, health] = ['Suspended', { icon: 'stop-circle', tone: 'idle' }];
   else if (jobCondition(st, 'FailureTarget')) [status, health] = ['FailureTarget', { icon: 'error', tone: 'error' }];
   else [status, health] = ['Running', { icon: 'clock', tone: 'busy' }];
   const [containers, images] = containerCells(record(record(spec.template).spec));
@@ -77,7 +77,7 @@ export function printCronJob(obj: KubeObject, now: number): PrintedRow {
     ],
     {
       summary: [suspended ? 'Suspended' : '', str(spec.schedule), active > 0 ? `${active} active` : '', last === '<none>' ? 'never run' : `last ${last} ago`, ageField(obj, now)],
-      health: suspended ? { icon: 'debug-pause', tone: 'idle' } : active > 0 ? { icon: 'sync', tone: 'busy' } : { icon: 'watch', tone: 'neutral' },
+      health: suspended ? { icon: 'stop-circle', tone: 'idle' } : active > 0 ? { icon: 'sync', tone: 'busy' } : { icon: 'watch', tone: 'neutral' },
     },
     [
       ['CONTAINERS', containers],

@@ -167,7 +167,7 @@ export function printPod(obj: KubeObject, now: number): PrintedRow {
       ['RESTARTS', restarts],
       ['AGE', age(obj, now)],
     ],
-    { summary: [`${r.reason} ${readyCell}`, restartField, ageField(obj, now)], health: podHealth(r), notes: podNotes(st) },
+    { summary: [r.reason, readyCell, restartField, ageField(obj, now)], health: podHealth(r), notes: podNotes(st) },
     [
       ['IP', orNone(ip)],
       ['NODE', orNone(str(spec.nodeName))],

@@ -39,7 +39,7 @@ export function readDeployment(obj: KubeObject): DeploymentReading {
     return { status: stuck ? 'Stuck' : str(progressing.reason) || 'Failed', health: { icon: 'error', tone: 'error' }, notes: conditionNote(progressing) };
   }
   if (failure?.status === 'True') return { status: 'ReplicaFailure', health: { icon: 'error', tone: 'error' }, notes: conditionNote(failure) };
-  if (spec.paused === true) return { status: 'Paused', health: { icon: 'debug-pause', tone: 'idle' }, notes: [] };
+  if (spec.paused === true) return { status: 'Paused', health: { icon: 'stop-circle', tone: 'idle' }, notes: [] };
   const observed = int(st.observedGeneration, int(obj.metadata.generation)) >= int(obj.metadata.generation);
   const rolling = !observed || int(st.updatedReplicas) < desired || ROLLING_REASONS.has(str(progressing?.reason));
   const ready = int(st.readyReplicas) >= desired && int(st.availableReplicas) >= desired;

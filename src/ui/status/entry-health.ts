@@ -17,7 +17,9 @@ export type EntryCondition =
   /** No informer because the kubeconfig cannot be read or the context cannot be used. */
   | 'misconfigured'
   /** Stopped with no problem (being replaced or removed). */
-  | 'stopped';
+  | 'stopped'
+  /** Not watched because the user may not list and watch the type there: quiet, and not counted. */
+  | 'not-allowed';
 
 export type Severity = 'none' | 'warning' | 'error';
 
@@ -56,6 +58,8 @@ export function severityRank(s: Severity): number {
  *   red after an outage is over. Refusals (401, 403, 404) are about this watch and stay as above.
  */
 export function entryHealth(entry: WatchEntry, trouble: Trouble | undefined, now: number, serverBackSince?: number): EntryHealth {
+  // Red is for what may heal: a type the user may not watch is said once, quietly (issue 23).
+  if (!entry.informer && entry.errorKind === 'not-allowed') return { entry, condition: 'not-allowed', severity: 'none' };
   if (!entry.informer && (entry.errorKind === 'kubeconfig' || entry.errorKind === 'context')) {
     const what = entry.errorKind === 'context' ? 'context' : 'kubeconfig';
     return { entry, condition: 'misconfigured', severity: 'error', concern: `${what}: ${oneLine(entry.error ?? 'cannot be used', 200)}` };

@@ -1,4 +1,5 @@
 import type { Clock, Disposable, TimerHandle } from '../../base';
+import type { CatchUp } from '../../health/catch-up';
 import type { EntriesChange, WatchEntry } from '../../manager';
 import type { StatusBarModel } from './status-bar-model';
 import { StatusBarState } from './status-bar-state';
@@ -32,6 +33,8 @@ export interface StatusBarFeedOptions {
   fallbackMs?: number;
   /** The tooltip's lines saying what the view shows (context, namespaces, selectors; `viewScope(...).lines`). */
   scopeOf?: (entries: readonly WatchEntry[]) => readonly string[];
+  /** The catch-up after a resume in progress (a CatchUpTracker's `current`): drawn with the tree, which shows it too. */
+  catchUp?: () => CatchUp | undefined;
 }
 
 const TICK_MS = 1000;
@@ -75,7 +78,7 @@ export class StatusBarFeed implements Disposable {
     private readonly show: (model: StatusBarModel) => void,
     options: StatusBarFeedOptions = {},
   ) {
-    this.state = new StatusBarState(options.scopeOf);
+    this.state = new StatusBarState(options.scopeOf, options.catchUp);
     this.tooltipRefreshMs = options.tooltipRefreshMs ?? 1000;
     this.fallbackMs = options.fallbackMs ?? 250;
     const withView = options.viewChanges;

@@ -1,3 +1,4 @@
+import { catchUpText, type CatchUp } from '../../health/catch-up';
 import type { WatchEntry } from '../../manager';
 import { entryHealth, severityRank, worse, type EntryCondition, type EntryHealth, type Severity } from './entry-health';
 import { escapeMarkdown, markdownTable } from './markdown-text';
@@ -5,7 +6,7 @@ import { rowStateText } from './row-state-text';
 import type { Trouble } from './trouble-tracker';
 
 /** Codicons the indicator uses. */
-export type StatusIcon = 'eye' | 'sync' | 'error' | 'lock' | 'debug-pause' | 'eye-closed';
+export type StatusIcon = 'eye' | 'sync' | 'error' | 'lock' | 'stop-circle' | 'eye-closed' | 'history' | 'circle-slash';
 
 /** What the status bar item shows. Plain data: the VS Code adapter maps it onto a StatusBarItem. */
 export interface StatusBarModel {
@@ -39,6 +40,8 @@ export interface StatusBarInput {
   readonly paused?: boolean;
   /** What the view shows, one line each (`Context: kind-dev`, `Namespaces: all`, `Label selector: app=web`): the tooltip says it under its headline. */
   readonly scope?: readonly string[];
+  /** After a resume, until every watch confirmed it is current: the indicator says it is catching up. */
+  readonly catchUp?: CatchUp;
 }
 
 /** The commands the tooltip links to; the adapter trusts exactly these. */
@@ -55,26 +58,45 @@ export const MAX_TOOLTIP_ROWS = 20;
  * - `$(error) 11/12` when one needs attention (see `entryHealth`: refused or unreachable for more
  *   than 30 s, or a kubeconfig/context that cannot be used);
  * - background: the worst entry severity (warning after 30 s of failures, error as above);
- * - `$(debug-pause) Paused` while paused; `$(eye-closed) No watches` with nothing configured;
+ * - `$(history) catching up after 59 s away` after a resume (the machine slept, the process was
+ *   stopped) until every watch confirmed it is current, unless something needs attention;
+ * - `$(stop-circle) Paused` while paused; `$(eye-closed) No watches` with nothing configured;
  *   `$(error) Kubeconfig` (or `Context`) when no entry can run for that reason.
  *
- * Invariant: the counts are `watching/total` over every entry, including the failing ones.
+ * Invariant: the counts are `watching/total` over every entry, including the failing ones, but
+ * for the types the user may not watch at all (access reviews said so before any watch): those
+ * are named in the tooltip, never counted, never red (red is for what may heal).
  */
 export function statusBarModel(input: StatusBarInput): StatusBarModel {
   const { entries, now } = input;
   const backSince = serverBackSince(entries);
-  const healths = entries.map((e) => entryHealth(e, input.trouble(e.id), now, backSince.get(e.context)));
-  const total = entries.length;
+  const all = entries.map((e) => entryHealth(e, input.trouble(e.id), now, backSince.get(e.context)));
+  const healths = all.filter((h) => h.condition !== 'not-allowed');
+  const notAllowed = all.filter((h) => h.condition === 'not-allowed').map((h) => h.entry.label);
+  const total = healths.length;
   const watching = healths.filter((h) => h.condition === 'watching').length;
 
   if (input.paused) {
     return {
-      text: '$(debug-pause) Paused',
-      icon: 'debug-pause',
+      text: '$(stop-circle) Paused',
+      icon: 'stop-circle',
       spinning: false,
       background: 'none',
       tooltip: `**Kube Watch** · watching is paused\n\nNothing is connected to a cluster, and the view shows no live objects. Resume watching to reconnect.`,
       ariaLabel: 'Kube Watch: watching is paused',
+      ticking: false,
+      watching,
+      total,
+    };
+  }
+  if (total === 0 && notAllowed.length > 0) {
+    return {
+      text: '$(circle-slash) Not allowed',
+      icon: 'circle-slash',
+      spinning: false,
+      background: 'none',
+      tooltip: `**Kube Watch** · nothing is watched\n\nYou may not list and watch any of the configured types: ${escapeMarkdown(notAllowed.join(', '))}.`,
+      ariaLabel: 'Kube Watch: you may not watch any of the configured types',
       ticking: false,
       watching,
       total,
@@ -96,7 +118,7 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
 
   const background = healths.reduce<Severity>((s, h) => worse(s, h.severity), 'none');
   const ticking = healths.some((h) => h.trouble !== undefined || (h.condition !== 'watching' && h.entry.state.nextRetryAt !== undefined));
-  const tooltip = tooltipMarkdown(healths, now, watching, total, input.scope ?? []);
+  const tooltip = tooltipMarkdown(healths, now, watching, total, input.scope ?? [], notAllowed);
 
   if (healths.every((h) => h.condition === 'misconfigured')) {
     const kind = healths.every((h) => h.entry.errorKind === 'context') ? 'Context' : 'Kubeconfig';
@@ -107,6 +129,22 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
       background: 'error',
       tooltip,
       ariaLabel: `Kube Watch: the ${kind.toLowerCase()} cannot be used: ${healths[0].concern ?? ''}`,
+      ticking,
+      watching,
+      total,
+    };
+  }
+
+  if (input.catchUp && background === 'none') {
+    const text = catchUpText(input.catchUp.awayMs);
+    const confirmed = input.catchUp.total - input.catchUp.pending;
+    return {
+      text: `$(history) ${text}`,
+      icon: 'history',
+      spinning: false,
+      background,
+      tooltip: tooltip.replace(/^(\*\*Kube Watch\*\* · [^\n]*)/, `$1\n\n$(history) ${text}: ${confirmed} of ${input.catchUp.total} watches have shown they are current (a bookmark, an event or a list since the resume)`),
+      ariaLabel: `Kube Watch: ${text}, ${confirmed} of ${input.catchUp.total} watches current, ${watching} of ${total} watches live`,
       ticking,
       watching,
       total,
@@ -164,7 +202,7 @@ function serverBackSince(entries: readonly WatchEntry[]): Map<string, number> {
   return out;
 }
 
-const conditionOrder: Record<EntryCondition, number> = { misconfigured: 0, failing: 1, starting: 2, stopped: 3, watching: 4 };
+const conditionOrder: Record<EntryCondition, number> = { misconfigured: 0, failing: 1, starting: 2, stopped: 3, watching: 4, 'not-allowed': 5 };
 
 /** Worst first: severity, then condition, then label. */
 function compareHealth(a: EntryHealth, b: EntryHealth): number {
@@ -183,6 +221,7 @@ export function healthIcon(h: EntryHealth): string {
     case 'watching':
       return '$(eye)';
     case 'stopped':
+    case 'not-allowed':
       return '$(circle-slash)';
     case 'failing':
       return isRefused(h) ? '$(lock)' : '$(sync)';
@@ -195,10 +234,11 @@ export function healthIcon(h: EntryHealth): string {
  * The tooltip: a headline, the concerns behind a coloured background, and a table of the
  * informers with their state and last seen resourceVersion, worst first.
  */
-function tooltipMarkdown(healths: readonly EntryHealth[], now: number, watching: number, total: number, scope: readonly string[]): string {
+function tooltipMarkdown(healths: readonly EntryHealth[], now: number, watching: number, total: number, scope: readonly string[], notAllowed: readonly string[]): string {
   const sorted = [...healths].sort(compareHealth);
   const parts: string[] = [`**Kube Watch** · ${watching} of ${total} watching`];
   if (scope.length > 0) parts.push(scope.map((line) => escapeMarkdown(line)).join('  \n'));
+  if (notAllowed.length > 0) parts.push(`$(circle-slash) Not allowed for you, so not watched: ${escapeMarkdown(notAllowed.join(', '))}`);
   const concerns = sorted.filter((h) => h.severity !== 'none' && h.concern);
   if (concerns.length > 0) {
     const shown = concerns.slice(0, 3).map((h) => `${healthIcon(h)} ${escapeMarkdown(h.entry.label)}: ${escapeMarkdown(h.concern ?? '')}`);

@@ -1,3 +1,4 @@
+import type { CatchUp } from '../../health/catch-up';
 import type { WatchEntry } from '../../manager';
 import { statusBarModel, type StatusBarModel } from './status-bar-model';
 import { TroubleTracker } from './trouble-tracker';
@@ -13,7 +14,14 @@ export class StatusBarState {
   private paused = false;
 
   /** `scopeOf` gives the tooltip's lines saying what the view shows (see `viewScope`); none without it. */
-  constructor(private readonly scopeOf: (entries: readonly WatchEntry[]) => readonly string[] = () => []) {}
+  /**
+   * `scopeOf` gives the tooltip's lines saying what the view shows (see `viewScope`); none without it.
+   * `catchUp` the catch-up after a resume in progress, if any (a CatchUpTracker's `current`).
+   */
+  constructor(
+    private readonly scopeOf: (entries: readonly WatchEntry[]) => readonly string[] = () => [],
+    private readonly catchUp: () => CatchUp | undefined = () => undefined,
+  ) {}
 
   /** Paused on purpose: the model shows "Paused" whatever the entries. Resuming starts from a clean slate. */
   setPaused(paused: boolean): void {
@@ -28,7 +36,7 @@ export class StatusBarState {
   /** Records the snapshot and returns what to show at `now`. */
   update(entries: readonly WatchEntry[], now: number): StatusBarModel {
     this.tracker.observe(entries, now);
-    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused, scope: this.scopeOf(entries) });
+    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused, scope: this.scopeOf(entries), catchUp: this.catchUp() });
   }
 
   /** Records a snapshot without computing what to show (the feed draws later, with the tree). */
@@ -38,6 +46,6 @@ export class StatusBarState {
 
   /** What to show at `now` for the last snapshot, without recording anything (e.g. a test looking ahead). */
   modelAt(entries: readonly WatchEntry[], now: number): StatusBarModel {
-    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused, scope: this.scopeOf(entries) });
+    return statusBarModel({ entries, now, trouble: (id) => this.tracker.get(id), paused: this.paused, scope: this.scopeOf(entries), catchUp: this.catchUp() });
   }
 }

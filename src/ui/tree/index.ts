@@ -6,3 +6,7 @@ export * from './watch-tooltip';
 export * from './watch-tree-model';
 export * from './view-scope';
 export * from './expansion-memory';
+export * from './row-decorator';
+export * from './view-nodes';
+export * from './node-filter';
+export * from './resources-tree';

@@ -3,7 +3,9 @@ import { isWorkloadKind } from '../../logs/workload-pods';
 import type { WatchEntry } from '../../manager';
 import { objectAge } from '../age';
 import { describeRow, kubectlLines, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
-import { describeWatchState, shorten } from '../watch-state-text';
+import { describeWatchState, shorten, type WatchStateText } from '../watch-state-text';
+import { withCount } from './object-count';
+import { podStatusOnly, podTitle } from './short-name';
 import { escapeMarkdown, inlineCode } from './markdown';
 import { themeColors, toneColor, worseTone, type Tone } from './tone';
 
@@ -18,44 +20,72 @@ export interface NodePresentation {
   contextValue: string;
 }
 
-/** A resource node showing one watch: its state as description and icon. */
-export function presentWatch(label: string, entry: WatchEntry, now: number, contextValue: string): NodePresentation {
-  const state = describeWatchState(entry, now);
+/** What a watch's row adds to its state: how many objects it shows, and whether it is catching up after a resume. */
+export interface WatchRowExtras {
+  /** "42 pods": after the state's first words. */
+  count?: string;
+  /** "catching up after 59 s away": in place of "watching" until the watch confirmed it is current. */
+  catchingUp?: string;
+}
+
+/** A resource node showing one watch: its state (and count) as description, and icon. */
+export function presentWatch(label: string, entry: WatchEntry, now: number, contextValue: string, extras: WatchRowExtras = {}): NodePresentation {
+  const state = catchingUpState(describeWatchState(entry, now), entry, extras.catchingUp);
+  const quiet = isNotAllowed(entry);
   return {
     label,
-    description: state.text,
+    description: extras.count && !quiet ? withCount(state.text, extras.count) : state.text,
     icon: { id: state.icon, color: state.color },
-    collapsible: 'collapsed',
-    contextValue: !entry.informer && entry.error ? `${contextValue}.error` : contextValue,
+    // Not allowed: one quiet row, with nothing (no stale rows, no message) under it.
+    collapsible: quiet ? 'none' : 'collapsed',
+    contextValue: quiet ? `${contextValue}.notAllowed` : !entry.informer && entry.error ? `${contextValue}.error` : contextValue,
   };
+}
+
+/** The user may not list and watch the entry's type there: no informer, and quiet. */
+export function isNotAllowed(entry: WatchEntry): boolean {
+  return !entry.informer && entry.errorKind === 'not-allowed';
 }
 
 /**
  * A resource node over several watches (one per namespace): "watching 3 namespaces" when all
  * watch, else the most alarming one's text, prefixed with its namespace.
  */
-export function presentWatchGroup(label: string, entries: readonly WatchEntry[], now: number): NodePresentation {
-  const states = entries.map((entry) => ({ entry, state: describeWatchState(entry, now) }));
+export function presentWatchGroup(label: string, entries: readonly WatchEntry[], now: number, extras: { count?: string; catchingUp?: (entry: WatchEntry) => string | undefined } = {}): NodePresentation {
+  if (entries.every(isNotAllowed)) return presentWatch(label, entries[0], now, 'resource');
+  // Namespaces not allowed are said on their own rows; the resource row sums up the others.
+  const shown = entries.filter((e) => !isNotAllowed(e));
+  if (shown.length < entries.length) return presentWatchGroup(label, shown, now, extras);
+  const states = entries.map((entry) => ({ entry, state: catchingUpState(describeWatchState(entry, now), entry, extras.catchingUp?.(entry)) }));
+  const counted = (text: string) => (extras.count ? withCount(text, extras.count) : text);
   let worst = states[0];
   for (const s of states) if (s.state.tone !== worst.state.tone && worseTone(s.state.tone, worst.state.tone) === s.state.tone) worst = s;
   const allWatching = states.every((s) => s.entry.state.phase === 'watching' && !s.entry.error);
   const anyUnusable = entries.some((e) => !e.informer && e.error);
-  if (allWatching) {
-    return { label, description: `watching ${entries.length} namespaces`, icon: { id: 'eye' }, collapsible: 'collapsed', contextValue: 'resource' };
+  const catching = states.find((s) => s.state.catchingUp);
+  if (allWatching && !catching) {
+    return { label, description: counted(`watching ${entries.length} namespace${entries.length === 1 ? '' : 's'}`), icon: { id: 'eye' }, collapsible: 'collapsed', contextValue: 'resource' };
   }
+  if (allWatching && catching) worst = catching;
   const others = states.filter((s) => s !== worst && s.state.tone === worst.state.tone).length;
   return {
     label,
-    description: `${worst.entry.namespace}: ${worst.state.text}${others > 0 ? ` (+${others})` : ''}`,
+    description: counted(`${worst.entry.namespace}: ${worst.state.text}${others > 0 ? ` (+${others})` : ''}`),
     icon: { id: worst.state.icon, color: worst.state.color },
     collapsible: 'collapsed',
     contextValue: anyUnusable ? 'resource.error' : 'resource',
   };
 }
 
-/** A namespace grouping one watch's objects: the count as description. */
-export function presentNamespaceGroup(namespace: string, objects: number): NodePresentation {
-  return { label: namespace, description: String(objects), icon: { id: 'symbol-namespace' }, collapsible: 'collapsed', contextValue: 'namespace' };
+/** A namespace grouping one watch's objects: the count in words as description ("5 pods"). */
+export function presentNamespaceGroup(namespace: string, count: string): NodePresentation {
+  return { label: namespace, description: count, icon: { id: 'symbol-namespace' }, collapsible: 'collapsed', contextValue: 'namespace' };
+}
+
+/** A watch that watches but has not confirmed since a resume that it is current: "catching up after 59 s away". */
+function catchingUpState(state: WatchStateText, entry: WatchEntry, catchingUp: string | undefined): WatchStateText & { catchingUp?: boolean } {
+  if (!catchingUp || entry.state.phase !== 'watching' || entry.error) return state;
+  return { text: catchingUp, icon: 'history', color: themeColors.yellow, tone: 'busy', catchingUp: true };
 }
 
 /**
@@ -72,13 +102,16 @@ export function objectStatusKey(obj: KubeObject, kind: string | undefined, colum
  */
 export function presentObject(obj: KubeObject, name: string, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): NodePresentation {
   const row = printObject(obj, kind, now, columns);
+  // A Pod: the generated parts of its name left out, and its status whole at the default width (V27).
+  const title = row.label || (kind === 'Pod' && !columns ? podTitle(obj, row.summary[0]) : name);
+  const statusOnly = kind === 'Pod' && !columns && !row.label && podStatusOnly(title, row.summary[0] ?? '');
   return {
-    label: row.label || name,
-    description: describeRow(row),
+    label: title,
+    description: statusOnly ? row.summary[0] : describeRow(row),
     icon: { id: row.health.icon, color: toneColor(row.health.tone) },
     collapsible: 'none',
-    // 'object.pod' and 'object.workload' offer Follow Logs; every object row matches /^object/.
-    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : 'object',
+    // 'object.pod' and 'object.workload' offer Follow Logs, 'object.service' Port Forward; every object row matches /^object/.
+    contextValue: kind === 'Pod' ? 'object.pod' : isWorkloadKind(kind) ? 'object.workload' : kind === 'Service' ? 'object.service' : 'object',
   };
 }
 

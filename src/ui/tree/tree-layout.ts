@@ -190,6 +190,16 @@ export class TreeLayout {
     }
   }
 
+  /** The object nodes of one entry, wherever they sit. */
+  objectsOf(entryId: string): ObjectNode[] {
+    const place = this.places.get(entryId);
+    if (!place) return [];
+    const out: ObjectNode[] = [];
+    for (const n of place.node.container.values()) if (n.entryId === entryId) out.push(n);
+    for (const ns of place.node.namespaces.values()) for (const n of ns.container.values()) if (n.entryId === entryId) out.push(n);
+    return out;
+  }
+
   /** Inserts without scheduling (the caller refreshes the whole resource node). */
   private upsertQuietly(entryId: string, obj: KubeObject): void {
     const place = this.places.get(entryId);

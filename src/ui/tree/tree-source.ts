@@ -1,6 +1,8 @@
 import type { Clock, Disposable } from '../../base';
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
+import type { CatchUp } from '../../health';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from '../../manager';
+import type { RowDecorator } from './row-decorator';
 
 /** What the tree model needs of the watch manager (a WatchManager satisfies it; benchmarks may fake it). */
 export interface WatchTreeSource {
@@ -35,6 +37,17 @@ export interface WatchTreeModelOptions {
    * at once.
    */
   watchRefreshMs?: number;
+  /** Which watches have not confirmed since a resume that they are current (a CatchUpTracker); their rows say "catching up". */
+  catchUp?: CatchUpView;
+  /** Adds the actions a row offers and the state of a write on it (src/ui/actions). */
+  decorator?: RowDecorator;
+}
+
+/** What the tree reads of the catch-up after a resume (a CatchUpTracker is one). */
+export interface CatchUpView {
+  current(): CatchUp | undefined;
+  isCatchingUp(entryId: string): boolean;
+  onDidChange(listener: (entryIds: string[]) => void): Disposable;
 }
 
 /** Counts for the benchmark (PERF B5) and tests. */

@@ -24,10 +24,13 @@ export function viewScope(config: Pick<WatchConfig, 'contexts' | 'namespaces' | 
   if (kubeconfigProblem(entries) !== undefined) return { description: 'no kubeconfig', filtered: false, lines: [] };
   const contexts = resolvedContexts(config.contexts, entries);
   const namespaces = config.namespaces;
-  const parts = [listed(contexts, 'contexts') || 'current context', namespaces.length === 0 ? 'all namespaces' : listed(namespaces, 'namespaces')];
+  // All namespaces, but some types only where the user may list them (issue 23): say which.
+  const permitted = namespaces.length === 0 ? permittedNamespaces(entries) : [];
+  const allText = permitted.length > 0 ? `${listed(permitted, 'namespaces')}: the namespaces you may list` : 'all namespaces';
+  const parts = [listed(contexts, 'contexts') || 'current context', namespaces.length === 0 ? allText : listed(namespaces, 'namespaces')];
   const lines = [
     `${contexts.length > 1 ? 'Contexts' : 'Context'}: ${contexts.join(', ') || 'the current context'}`,
-    `Namespaces: ${namespaces.length === 0 ? 'all' : namespaces.join(', ')}`,
+    `Namespaces: ${namespaces.length > 0 ? namespaces.join(', ') : permitted.length > 0 ? `${permitted.join(', ')} (the namespaces you may list)` : 'all'}`,
   ];
   if (config.labelSelector) {
     parts.push(config.labelSelector);
@@ -38,6 +41,15 @@ export function viewScope(config: Pick<WatchConfig, 'contexts' | 'namespaces' | 
     lines.push(`Field selector: ${config.fieldSelector}`);
   }
   return { description: parts.join(' · '), filtered: Boolean(config.labelSelector || config.fieldSelector), lines };
+}
+
+/**
+ * The namespaces watched in place of all namespaces because the user may list some types only
+ * there (entries `limitedByAccess`), in name order; empty when every type is watched cluster wide.
+ */
+function permittedNamespaces(entries: readonly WatchEntry[]): string[] {
+  const names = new Set(entries.filter((e) => e.limitedByAccess).map((e) => e.namespace));
+  return [...names].sort();
 }
 
 /** Configured contexts, or the name the current-context resolved to (in the entries). */

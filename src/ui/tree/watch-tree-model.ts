@@ -23,9 +23,13 @@ import { staleDescription, staleExplanation, StalenessTracker, type Staleness } 
 import { TreeLayout, type EntryPlace } from './tree-layout';
 import { TreeRefresh } from './tree-refresh';
 import { TreeTicks } from './tree-ticks';
-import type { RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+import { TreeFreeze } from './tree-freeze';
+import type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+import { countText } from './object-count';
+import { catchUpText } from '../../health/catch-up';
+import type { RowDecorationChange, RowDecorator } from './row-decorator';
 
-export type { RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
+export type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 
 /** Lifecycle events that move a watch's resourceVersion or statistics without a cache change. */
 const STATS_EVENTS = new Set<TimedLifecycleEvent['type']>(['bookmark', 'list-done', 'watch-opened', 'watch-closed', 'expired', 'relist', 'backoff']);
@@ -53,13 +57,17 @@ const ONE_SECOND = 1000;
  */
 export class WatchTreeModel implements Disposable {
   private readonly clock: Clock;
-  private readonly pageSize: number;
+  private readonly pageLength: number;
   /** Since when, and why, each watch's objects are not live (drawn stale after the grace). */
   private readonly staleness = new StalenessTracker();
   private readonly refresh: TreeRefresh;
   private readonly layout: TreeLayout;
   private readonly ticks: TreeTicks;
   private readonly subscriptions: Disposable[];
+  private readonly catchUp: CatchUpView | undefined;
+  /** While watching is paused: the tree as it was, drawn stale. */
+  private readonly freeze = new TreeFreeze();
+  private readonly decorator: RowDecorator | undefined;
   private disposed = false;
 
   constructor(
@@ -67,7 +75,8 @@ export class WatchTreeModel implements Disposable {
     options: WatchTreeModelOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.pageSize = Math.max(1, options.pageSize ?? 500);
+    this.catchUp = options.catchUp;
+    this.pageLength = Math.max(1, options.pageSize ?? 500);
     this.refresh = new TreeRefresh(this.clock, options.throttleMs ?? 100, options.watchRefreshMs ?? ONE_SECOND, () => this.layout.roots);
     this.layout = new TreeLayout(this.refresh);
     this.ticks = new TreeTicks(this.clock, this.staleness, this.layout.places, (id) => this.source.entry(id), this.refresh);
@@ -75,15 +84,19 @@ export class WatchTreeModel implements Disposable {
       source.addHandler({
         onAdd: (id, obj) => this.upsert(id, obj),
         onUpdate: (id, _old, obj) => this.upsert(id, obj),
-        onDelete: (id, obj) => this.layout.remove(id, obj, false),
+        onDelete: (id, obj) => !this.freeze.active && this.layout.remove(id, obj, false),
       }),
       source.onObjectsRemoved((removed) => {
+        if (this.freeze.active) return;
         for (const obj of removed.objects) this.layout.remove(removed.entryId, obj, true);
       }),
       source.onDidChangeEntries((change) => this.entriesChanged(change)),
       source.onLifecycle((id, event) => this.lifecycleEvent(id, event)),
       ...(source.onDidChangeDefinitions ? [source.onDidChangeDefinitions((ids) => this.definitionsChanged(ids))] : []),
+      ...(this.catchUp ? [this.catchUp.onDidChange((ids) => this.catchUpChanged(ids))] : []),
+      ...(options.decorator ? [options.decorator.onDidChange((change) => this.decorationsChanged(change))] : []),
     ];
+    this.decorator = options.decorator;
     this.sync();
     // The view asks for the roots when it first shows; nothing to announce yet.
     this.refresh.discardPending();
@@ -92,6 +105,11 @@ export class WatchTreeModel implements Disposable {
   /** Fires with the nodes to refresh, or `undefined` for the whole tree. */
   onDidChange(listener: (nodes: TreeNode[] | undefined) => void): Disposable {
     return this.refresh.onDidChange(listener);
+  }
+
+  /** Children shown per parent before a "N more…" row. */
+  get pageSize(): number {
+    return this.pageLength;
   }
 
   get refreshCounters(): RefreshCounters {
@@ -106,10 +124,10 @@ export class WatchTreeModel implements Disposable {
     if (!isAttached(node)) return [];
     switch (node.kind) {
       case 'resource':
-        return this.layout.resourceChildren(node, this.pageSize);
+        return this.layout.resourceChildren(node, this.pageLength);
       case 'namespace':
         if (node.container.size === 0) return node.watch ? [node.message] : [];
-        return pageOf(node.container.sortedNodes(), node.container.pages, this.pageSize, node.container.more);
+        return pageOf(node.container.sortedNodes(), node.container.pages, this.pageLength, node.container.more);
       default:
         return [];
     }
@@ -125,14 +143,16 @@ export class WatchTreeModel implements Disposable {
     switch (node.kind) {
       case 'resource': {
         const entries = this.entriesOf(node);
-        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource');
         if (entries.length === 0) return presentMessage(node.label, 'idle');
-        return presentWatchGroup(node.label, entries, now);
+        const count = entries.some((e) => e.informer) ? this.countOf(node, objectsUnder(node)) : undefined;
+        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, catchingUp: this.catchingUpText(entries[0].id) });
+        return presentWatchGroup(node.label, entries, now, { count, catchingUp: (e) => this.catchingUpText(e.id) });
       }
       case 'namespace': {
-        if (!node.watch) return presentNamespaceGroup(node.namespace, node.container.size);
+        const count = this.countOf(node.parent, node.container.size);
+        if (!node.watch) return presentNamespaceGroup(node.namespace, count);
         const entry = this.currentEntry(node.entryId);
-        return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch') : presentNamespaceGroup(node.namespace, node.container.size);
+        return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch', { count: entry.informer ? count : undefined, catchingUp: this.catchingUpText(entry.id) }) : presentNamespaceGroup(node.namespace, count);
       }
       case 'object': {
         const kind = this.printKindOf(node.entryId, node.object);
@@ -140,10 +160,11 @@ export class WatchTreeModel implements Disposable {
         node.shownKey = objectStatusKey(node.object, kind, columns);
         const row = presentObject(node.object, node.name, kind, now, columns);
         const stale = this.staleness.staleness(node.entryId, now);
-        return stale ? staleRow(row, stale, now) : row;
+        const shown = stale ? staleRow(row, stale, now) : row;
+        return this.decorator ? this.decorator.decorate(node, shown) : shown;
       }
       case 'more':
-        return presentMore(node.remaining, this.pageSize);
+        return presentMore(node.remaining, this.pageLength);
       case 'message': {
         const id = node.parent.entryId;
         const { text, tone } = emptyWatchMessage(id === undefined ? undefined : this.currentEntry(id));
@@ -169,7 +190,9 @@ export class WatchTreeModel implements Disposable {
         const kind = this.printKindOf(node.entryId, node.object);
         const tooltip = objectTooltip(node.object, kind, now, this.columnsOf(node.entryId));
         const stale = this.staleness.staleness(node.entryId, now);
-        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${tooltip}` : tooltip;
+        const write = this.decorator?.tooltip(node);
+        const withWrite = write ? `${write}\n\n${tooltip}` : tooltip;
+        return stale ? `$(history) **${escapeMarkdown(staleExplanation(stale, now))}**\n\n${withWrite}` : withWrite;
       }
       case 'message':
         return this.present(node).label;
@@ -181,6 +204,18 @@ export class WatchTreeModel implements Disposable {
   /** The kind of the objects of an entry (from its resolved type; list items may lack `kind`). */
   kindOf(entryId: string, obj?: KubeObject): string | undefined {
     return this.layout.kindOf(entryId, obj);
+  }
+
+  /** "5 pods": a count of the objects of a resource node's type, in words. */
+  private countOf(node: ResourceNode, n: number): string {
+    const type = node.entryIds.map((id) => this.currentEntry(id)?.type).find((t) => t !== undefined);
+    return countText(n, type, node.resource);
+  }
+
+  /** "catching up after 59 s away" while the entry has not confirmed since a resume that it is current. */
+  private catchingUpText(entryId: string): string | undefined {
+    const catchUp = this.catchUp?.isCatchingUp(entryId) ? this.catchUp.current() : undefined;
+    return catchUp && catchUpText(catchUp.awayMs);
   }
 
   /** The kind to print an entry's objects with (see `printerKind`: a custom `Service` is no core Service). */
@@ -213,6 +248,35 @@ export class WatchTreeModel implements Disposable {
 
   // ---- commands ----
 
+  /**
+   * Paused (call it before the manager stops): the tree keeps what it shows, each watch reads
+   * "paused" and its objects are drawn stale. Resumed (call it once the manager started again):
+   * the rows stay until each watch has listed again, then what the list no longer has goes.
+   */
+  setPaused(paused: boolean): void {
+    if (paused === this.freeze.active || this.disposed) return;
+    if (paused) {
+      const shown = [...this.layout.places.keys()].map((id) => this.currentEntry(id)).filter((e): e is WatchEntry => e !== undefined);
+      this.ticks.entriesChanged(this.freeze.freeze(shown, this.clock.now()));
+    } else {
+      this.freeze.thaw(this.layout.places.keys());
+      this.sync();
+      this.freeze.retain(new Set(this.layout.places.keys()));
+      // What the watches listed while the tree was still frozen (the manager starts before this).
+      for (const id of [...this.layout.places.keys()]) {
+        const entry = this.source.entry(id);
+        if (!entry?.informer) continue;
+        for (const obj of entry.informer.store.values()) this.upsert(id, obj);
+        if (entry.state.synced && this.freeze.listed(id)) this.dropUnlisted(id);
+      }
+    }
+    for (const place of this.layout.places.values()) {
+      this.refresh.mark(place.watchNode);
+      this.refresh.mark(place.node);
+    }
+    this.refresh.request();
+  }
+
   /** Shows the next page of the parent of a "N more…" node. */
   loadMore(node: TreeNode): void {
     if (node.kind !== 'more' || !isAttached(node.parent)) return;
@@ -233,6 +297,7 @@ export class WatchTreeModel implements Disposable {
   // ---- cache changes (hot path: O(1) each) ----
 
   private upsert(entryId: string, obj: KubeObject): void {
+    if (this.freeze.active) return;
     const place = this.layout.places.get(entryId) ?? this.adopt(entryId);
     if (!place) return;
     const put = this.layout.put(place, entryId, obj);
@@ -246,6 +311,17 @@ export class WatchTreeModel implements Disposable {
     this.refresh.statsChanged(place.watchNode);
   }
 
+  /** Watches started or ended catching up after a resume: their watch nodes say so, or stop saying it. */
+  private catchUpChanged(entryIds: readonly string[]): void {
+    for (const id of entryIds) {
+      const place = this.layout.places.get(id);
+      if (!place) continue;
+      this.refresh.mark(place.watchNode);
+      if (place.watchNode !== place.node) this.refresh.mark(place.node);
+    }
+    this.refresh.request();
+  }
+
   /** A definition changed: every object row of those entries may print differently. */
   private definitionsChanged(entryIds: readonly string[]): void {
     for (const id of entryIds) {
@@ -256,9 +332,26 @@ export class WatchTreeModel implements Disposable {
     this.refresh.request();
   }
 
+  /** A decorator draws rows differently now (a write on them, the actions they offer). */
+  private decorationsChanged(change: RowDecorationChange): void {
+    if ('entryIds' in change) {
+      for (const id of change.entryIds) {
+        const place = this.layout.places.get(id);
+        if (place) this.refresh.mark(place.node);
+      }
+    } else {
+      for (const row of change.rows) {
+        const node = this.findObject(row.entryId, row.namespace, row.name);
+        if (node) this.refresh.mark(node);
+      }
+    }
+    this.refresh.request();
+  }
+
   private lifecycleEvent(entryId: string, event: TimedLifecycleEvent): void {
     const place = this.layout.places.get(entryId);
-    if (!place) return;
+    if (!place || this.freeze.active) return;
+    if (event.type === 'synced' && this.freeze.listed(entryId)) this.dropUnlisted(entryId);
     if (event.type === 'synced') this.refresh.markDirty(place.watchNode); // "listing…" becomes "no objects"
     else if (STATS_EVENTS.has(event.type)) this.refresh.statsChanged(place.watchNode);
   }
@@ -266,6 +359,7 @@ export class WatchTreeModel implements Disposable {
   // ---- entries (rare: configuration, state) ----
 
   private entriesChanged(change: EntriesChange): void {
+    if (this.freeze.active) return;
     this.sync();
     for (const id of change.changed) {
       const place = this.layout.places.get(id);
@@ -274,6 +368,15 @@ export class WatchTreeModel implements Disposable {
       if (place.watchNode !== place.node) this.refresh.mark(place.node);
     }
     this.refresh.request();
+  }
+
+  /** The first list after a resume: the rows kept from before the pause that the list no longer has go. */
+  private dropUnlisted(entryId: string): void {
+    const informer = this.source.entry(entryId)?.informer;
+    if (!informer) return;
+    for (const node of this.layout.objectsOf(entryId)) {
+      if (!informer.get(node.namespace || undefined, node.name)) this.layout.remove(entryId, node.object, false);
+    }
   }
 
   /** An event for an entry the model has not seen yet: read the entries now. */
@@ -302,8 +405,15 @@ export class WatchTreeModel implements Disposable {
 
   /** The entry as the manager describes it now (its state object is replaced on every change). */
   private currentEntry(id: string): WatchEntry | undefined {
-    return this.source.entry(id) ?? this.layout.places.get(id)?.entry;
+    return this.freeze.entry(id) ?? this.source.entry(id) ?? this.layout.places.get(id)?.entry;
   }
+}
+
+/** How many objects a resource node shows, over all its namespaces. */
+function objectsUnder(node: ResourceNode): number {
+  let n = node.container.size;
+  for (const ns of node.namespaces.values()) n += ns.container.size;
+  return n;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Clock, Disposable as EngineDisposable } from '../../base';
-import { EditSession, type EditWrite } from '../../edit';
+import { EditSession, type EditJournal, type EditWrite } from '../../edit';
 import type { KubeObject, KubeTransport } from '../../informer';
 import type { EntryHandler, ObjectsRemoved, WatchEntry } from '../../manager';
 import type { ObjectRef } from '../object-documents';
@@ -70,6 +70,7 @@ export class EditDocuments implements vscode.Disposable {
     private readonly clock: Clock,
     private readonly settings: () => { hideServerFields: boolean },
     private readonly onWrite: (write: EditWrite, ref: ObjectRef) => void,
+    private readonly journalFor: (ref: ObjectRef) => EditJournal | undefined = () => undefined,
   ) {
     this.refs = new EditRefs(() => source.entries());
     const touched = (entryId: string, obj: KubeObject | undefined, key: { namespace?: string; name?: string }, why?: string) => {
@@ -136,7 +137,7 @@ export class EditDocuments implements vscode.Disposable {
     const session = new EditSession(
       { type, namespace: ref.namespace, name: ref.name, transport: () => this.source.transportOf(ref.entryId) },
       obj,
-      { hideServerFields: this.settings().hideServerFields, now: () => this.clock.now(), onWrite: (w) => this.onWrite(w, ref) },
+      { hideServerFields: this.settings().hideServerFields, now: () => this.clock.now(), onWrite: (w) => this.onWrite(w, ref), journal: this.journalFor(ref) },
     );
     const edit: OpenEdit = { ref, uri: this.refs.uriOf(ref, entry), session, mtime: this.clock.now(), size: 0 };
     this.edits.set(editKey(ref), edit);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { systemClock, type Clock } from '../../base';
-import type { EditWrite } from '../../edit';
+import type { EditJournal, EditWrite } from '../../edit';
+import type { WriteJournal } from '../../actions';
 import { editWriteLine } from '../../ui/edit/edit-write-line';
 import { registerEditCommands } from './edit-commands';
 import { EditDiagnostics } from './edit-diagnostics';
@@ -9,7 +10,7 @@ import { EditFileSystem } from './edit-file-system';
 import { registerEditLenses } from './edit-lenses';
 import { EditSaver } from './edit-save';
 import { SNAPSHOT_SCHEME, Snapshots } from './edit-uri';
-import { EDIT_SCHEME, setEditRefResolver } from '../object-documents';
+import { EDIT_SCHEME, setEditRefResolver, type ObjectRef } from '../object-documents';
 
 export { EDIT_COMMANDS } from './edit-commands';
 export type { EditSource, OpenEdit } from './edit-documents';
@@ -33,23 +34,35 @@ export interface EditingRegistration extends vscode.Disposable {
 
 /**
  * Editing live objects: the `kubewatch-edit:` file system (edit-file-system.ts), the lenses
- * above each document, the Problems panel, the commands, and one watch-log line per write
- * (`onWrite`, the hook a write journal can take over). Disposing unregisters all of it.
+ * above each document, the Problems panel, the commands; each write goes through the actions'
+ * write journal (pending on its row until the watch shows it, one line in the watch log), or
+ * without one gets a log line of its own. Disposing unregisters all of it.
  */
 export function registerEditing(
-  source: EditSource,
+  source: EditSource & { userOf?(entryId: string): string | undefined },
   log: { info(line: string): void; warn(line: string): void },
   clock: Clock = systemClock,
-  onWrite?: (write: EditWrite) => void,
+  journal?: Pick<WriteJournal, 'begin'>,
 ): EditingRegistration {
   const settings = readEditSettings;
+  // With a journal, it writes each write's line (when the watch shows it); dry runs and the
+  // writes of an editing without one get a line of their own.
   const logWrite = (write: EditWrite, context: string) => {
+    if (journal && !write.dryRun) return;
     const line = editWriteLine(write, context);
     if (write.result === 'ok') log.info(line);
     else log.warn(line);
-    onWrite?.(write);
   };
-  const edits = new EditDocuments(source, clock, settings, (w, ref) => logWrite(w, source.entry(ref.entryId)?.context ?? ''));
+  const journalFor = (ref: ObjectRef): EditJournal | undefined =>
+    journal && {
+      begin: (w) => {
+        const entry = source.entry(ref.entryId);
+        if (w.dryRun || !entry) return undefined;
+        const watched = { context: entry.context, group: w.target.type.group, resource: w.target.type.resource, namespace: ref.namespace, name: ref.name };
+        return journal.begin({ user: source.userOf?.(ref.entryId), verb: w.verb, watched, summary: w.summary });
+      },
+    };
+  const edits = new EditDocuments(source, clock, settings, (w, ref) => logWrite(w, source.entry(ref.entryId)?.context ?? ''), journalFor);
   const diagnostics = new EditDiagnostics(edits, clock);
   const snapshots = new Snapshots();
   const saver = new EditSaver(edits, diagnostics, snapshots, clock, settings);

@@ -1,4 +1,4 @@
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
 
 /**
  * A KubeTransport that forwards each request to the transport the manager holds for an entry's
@@ -36,6 +36,13 @@ export class EntryTransport implements KubeTransport {
 
   async watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     return this.inner().watch(path, query, signal, callbacks, hints);
+  }
+
+  /** Port-forward and exec streams on the context's transport of the moment. */
+  async upgrade(request: UpgradeRequest, signal: AbortSignal): Promise<UpgradedStream> {
+    const inner = this.inner();
+    if (!inner.upgrade) throw new Error(`the connection to the cluster of ${this.what} cannot open streams`);
+    return inner.upgrade(request, signal);
   }
 
   async stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {

@@ -3,6 +3,7 @@ import type { Clock } from '../../base';
 import type { KubeTransport } from '../../informer';
 import { LogFollower, type ContainerRun } from '../../logs';
 import { headerLines, logPrefix, terminalLine, terminalMarker } from '../../ui/logs';
+import { OutageTicker } from './outage-ticker';
 
 /** What one log terminal follows. */
 export interface PodLogRequest {
@@ -37,18 +38,24 @@ export class PodLogTerminal implements vscode.Pseudoterminal {
   private followers: LogFollower[] = [];
   private runs: Promise<void>[] = [];
   private closed = false;
+  /** During an outage: one line per failure kind, with a countdown (not a line per attempt). */
+  private readonly outage: OutageTicker;
 
   constructor(
     readonly request: PodLogRequest,
     private readonly options: PodLogTerminalOptions,
-  ) {}
+  ) {
+    this.outage = new OutageTicker(options.clock, (text) => {
+      if (!this.closed) this.writes.fire(text);
+    });
+  }
 
   get activeStreams(): number {
     return this.followers.reduce((n, f) => n + f.activeStreams, 0);
   }
 
   get activeTimers(): number {
-    return this.followers.reduce((n, f) => n + f.activeTimers, 0);
+    return this.followers.reduce((n, f) => n + f.activeTimers, 0) + this.outage.activeTimers;
   }
 
   open(): void {
@@ -61,15 +68,16 @@ export class PodLogTerminal implements vscode.Pseudoterminal {
       const follower = new LogFollower(
         { namespace, pod, container, previous },
         {
-          line: (text) => this.write(terminalLine(text, prefix, index)),
-          marker: (text) => this.write(terminalMarker(text, prefix)),
+          line: (text) => this.outage.write(container, terminalLine(text, prefix, index)),
+          marker: (text) => this.outage.write(container, terminalMarker(text, prefix)),
+          failed: (reason, nextTryAt) => this.outage.failed(container, several ? `${prefix}${reason}` : reason, nextTryAt),
         },
         { transport: this.options.transport, clock: this.options.clock, currentRun: () => this.options.currentRun(container), endedForGood: this.options.podFinished },
       );
       this.followers.push(follower);
       this.runs.push(
         follower.start().then(() => {
-          if (!this.closed) this.write(terminalMarker(previous ? 'end of the previous run' : 'the log ended', prefix));
+          if (!this.closed) this.outage.write(container, terminalMarker(previous ? 'end of the previous run' : 'the log ended', prefix));
         }),
       );
     });
@@ -79,12 +87,10 @@ export class PodLogTerminal implements vscode.Pseudoterminal {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.outage.dispose();
     for (const f of this.followers) f.stop();
     this.writes.dispose();
     void Promise.allSettled(this.runs).then(() => this.options.onClosed());
   }
 
-  private write(text: string): void {
-    if (!this.closed) this.writes.fire(text);
-  }
 }

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { WorkloadLogSet, type WorkloadLogSetOptions, type WorkloadRef } from '../../logs';
+import { OutageTicker } from './outage-ticker';
 import {
   leftOutLine,
   logPrefix,
@@ -31,17 +32,24 @@ export class WorkloadLogTerminal implements vscode.Pseudoterminal {
   readonly onDidWrite = this.writes.event;
   private readonly set: WorkloadLogSet;
   private closed = false;
+  /** During an outage: one line per failure kind, with a countdown (not a line per attempt per pod). */
+  private readonly outage: OutageTicker;
 
   constructor(
     readonly workload: WorkloadRef,
     private readonly options: WorkloadLogTerminalOptions,
   ) {
     const name = workloadName(workload.kind, workload.name);
+    this.outage = new OutageTicker(options.set.clock, (text) => {
+      if (!this.closed) this.writes.fire(text);
+    });
+    const key = (s: { pod: string; container: string }) => `${s.pod}/${s.container}`;
     this.set = new WorkloadLogSet(
       workload,
       {
-        line: (s, text) => this.write(terminalLine(text, logPrefix(s.pod, s.container), s.podIndex)),
-        marker: (s, text) => this.write(terminalMarker(text, logPrefix(s.pod, s.container))),
+        line: (s, text) => this.outage.write(key(s), terminalLine(text, logPrefix(s.pod, s.container), s.podIndex)),
+        marker: (s, text) => this.outage.write(key(s), terminalMarker(text, logPrefix(s.pod, s.container))),
+        failed: (s, reason, nextTryAt) => this.outage.failed(key(s), reason, nextTryAt),
         podFollowed: (pod, _index, containers) => this.write(podFollowedLine(pod, containers)),
         podEnded: (pod, _index, why) => this.write(podEndedLine(pod, why, name)),
         leftOut: (streams, max) => this.write(leftOutLine(streams, max)),
@@ -56,7 +64,7 @@ export class WorkloadLogTerminal implements vscode.Pseudoterminal {
   }
 
   get activeTimers(): number {
-    return this.set.activeTimers;
+    return this.set.activeTimers + this.outage.activeTimers;
   }
 
   open(): void {
@@ -70,11 +78,13 @@ export class WorkloadLogTerminal implements vscode.Pseudoterminal {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.outage.dispose();
     this.writes.dispose();
     void this.set.stop().then(() => this.options.onClosed());
   }
 
+  /** A line of the set as a whole: around the outage line, if one is open. */
   private write(text: string): void {
-    if (!this.closed) this.writes.fire(text);
+    if (!this.closed) this.outage.write('', text);
   }
 }

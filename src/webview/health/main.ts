@@ -5,7 +5,8 @@
  * `data-now` and `data-serial`, each watch's state on its row, for tests and screen readers.
  */
 import type { HostMessage, HealthSnapshot, WatchHealthView, WebviewMessage } from '../../ui/health/health-messages';
-import { drawBand } from './band';
+import { clockTime } from '../../base/time-format';
+import { bandKeys, drawBand } from './band';
 import { RateChart } from './rate-chart';
 
 const vscode = acquireVsCodeApi();
@@ -61,7 +62,7 @@ function render(snapshot: HealthSnapshot): void {
   const from = snapshot.from;
   if (legend.childElementCount === 0) drawLegend(snapshot);
   const shown = Math.round((snapshot.now - from) / 60_000);
-  const recorded = snapshot.now - from < snapshot.windowMs - 1000 ? ` (recorded since ${new Date(from).toLocaleTimeString()})` : '';
+  const recorded = snapshot.now - from < snapshot.windowMs - 1000 ? ` (recorded since ${clockTime(from, true, snapshot.timeFormat)})` : '';
   summary.textContent = `${snapshot.watches.length} watch${snapshot.watches.length === 1 ? '' : 'es'} · the last ${minutesText(shown)}${recorded} · window ${minutesText(Math.round(snapshot.windowMs / 60_000))}`;
 
   const seen = new Set<string>();
@@ -94,9 +95,15 @@ function addRow(w: WatchHealthView): Row {
   facts.className = 'facts';
   const band = document.createElement('div');
   band.className = 'band';
-  band.setAttribute('role', 'img');
+  // One tab stop per band, its summary read out; the arrow keys walk its spans and markers.
+  band.tabIndex = 0;
+  band.setAttribute('role', 'group');
+  band.setAttribute('aria-roledescription', 'timeline');
+  bandKeys(band);
   const chartBox = document.createElement('div');
   chartBox.className = 'rate';
+  // The chart is a picture with a text alternative: its numbers in words.
+  chartBox.setAttribute('role', 'img');
   root.append(header, facts, band, chartBox);
   list.append(root);
   const row: Row = { root, title, state, facts, band, chartBox, chart: undefined as unknown as RateChart };
@@ -115,13 +122,14 @@ function fill(row: Row, w: WatchHealthView, snapshot: HealthSnapshot, from: numb
   row.state.style.borderColor = style?.color ?? '';
   const rv = w.resourceVersion ? `resourceVersion ${w.resourceVersion.text}` : 'no resourceVersion yet';
   row.facts.textContent = `${rv} · ${w.connection} · ${w.totals.adds} adds, ${w.totals.updates} updates, ${w.totals.deletes} deletes`;
-  row.band.setAttribute('aria-label', `${w.label}: ${w.spans.map((s) => s.title).join(', then ')}`);
-  row.chart.update(w.rate, from, snapshot.now);
+  row.band.setAttribute('aria-label', w.summary);
+  row.chartBox.setAttribute('aria-label', w.rateSummary);
+  row.chart.update(w.rate, from, snapshot.now, snapshot.timeFormat);
   // The band spans the chart's plotting area, so a span and the rate under it line up.
   const area = row.chart.plotArea();
   row.band.style.marginLeft = `${area.left}px`;
   row.band.style.width = `${area.width}px`;
-  drawBand(row.band, w.spans, w.markers, snapshot.states, from, snapshot.now, area.width);
+  drawBand(row.band, w.spans, w.markers, snapshot.states, from, snapshot.now, area.width, snapshot.timeFormat);
 }
 
 function drawLegend(snapshot: HealthSnapshot): void {

@@ -1,4 +1,5 @@
 import uPlot from 'uplot';
+import { clockTime, DEFAULT_TIME_FORMAT, type TimeFormat } from '../../base/time-format';
 import type { RateView } from '../../ui/health/health-messages';
 
 /** The theme's colour for a CSS variable (canvas needs a concrete colour), with a fallback. */
@@ -13,6 +14,8 @@ function themeColor(variable: string, fallback: string): string {
  */
 export class RateChart {
   private readonly plot: uPlot;
+  /** The one time format, for the time axis's labels (hours, minutes and seconds, never `:00 :30` alone). */
+  private format: TimeFormat = DEFAULT_TIME_FORMAT;
 
   constructor(container: HTMLElement, width: number) {
     const axis = themeColor('--vscode-descriptionForeground', '#888');
@@ -32,17 +35,18 @@ export class RateChart {
         cursor: { y: false, drag: { x: false, y: false } },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [
-          { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 24, font: '10px var(--vscode-font-family, sans-serif)' },
+          { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 24, font: '10px var(--vscode-font-family, sans-serif)', values: (_u, splits) => splits.map((s) => clockTime(s * 1000, false, this.format)) },
           { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 40, font: '10px var(--vscode-font-family, sans-serif)' },
         ],
-        series: [{}, series('adds', '--vscode-charts-green', '#89d185'), series('updates', '--vscode-charts-blue', '#75beff'), series('deletes', '--vscode-charts-red', '#f14c4c')],
+        series: [{ value: (_u, v) => (v === null || v === undefined ? '–' : clockTime(v * 1000, true, this.format)) }, series('adds', '--vscode-charts-green', '#89d185'), series('updates', '--vscode-charts-blue', '#75beff'), series('deletes', '--vscode-charts-red', '#f14c4c')],
       },
       [[], [], [], []],
       container,
     );
   }
 
-  update(rate: RateView, from: number, to: number): void {
+  update(rate: RateView, from: number, to: number, format: TimeFormat): void {
+    this.format = format;
     this.plot.batch(() => {
       this.plot.setData([rate.t, rate.adds, rate.updates, rate.deletes], false);
       this.plot.setScale('x', { min: from / 1000, max: to / 1000 });

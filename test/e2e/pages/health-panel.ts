@@ -57,6 +57,11 @@ export class HealthPanel {
     throw new Error(`no Watch Health page among the ${this.page.frames().length} frames: ${this.page.frames().map((f) => f.url().slice(0, 80)).join(', ')}`);
   }
 
+  /** The panel's page, for keyboard and accessibility checks. */
+  frameOf(): Promise<Frame> {
+    return this.frame();
+  }
+
   async isOpen(): Promise<boolean> {
     return (await this.tab.count()) > 0;
   }

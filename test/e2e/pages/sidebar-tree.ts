@@ -23,6 +23,9 @@ export interface TreeRow {
   index: number;
 }
 
+/** The label of the row after a context's watch rows that lists every type the server offers. */
+export const CATALOG = 'All resources';
+
 export class SidebarTree {
   constructor(
     private readonly page: Page,
@@ -91,9 +94,13 @@ export class SidebarTree {
     return (await this.rows()).find((r) => samePath(r.path, path));
   }
 
-  /** Labels of the rendered children of `path` ([] for the roots). */
+  /**
+   * The rendered children of `path`. For the roots ([]), the watch rows only: the "All resources"
+   * catalog row after them is no watch (read it with `row([CATALOG])`).
+   */
   async children(path: readonly string[] = []): Promise<TreeRow[]> {
-    return (await this.rows()).filter((r) => r.path.length === path.length + 1 && samePath(r.path.slice(0, -1), path));
+    const rows = (await this.rows()).filter((r) => r.path.length === path.length + 1 && samePath(r.path.slice(0, -1), path));
+    return path.length === 0 ? rows.filter((r) => r.label !== CATALOG) : rows;
   }
 
   /** Waits until the row at `path` is rendered and `accept` holds for it; returns it. */
@@ -139,6 +146,26 @@ export class SidebarTree {
     }
   }
 
+  /** Clicks the row itself (its label): runs the row's command (a YAML, a catalog type's watch). */
+  async click(path: readonly string[]): Promise<void> {
+    const row = await this.waitForRow(path);
+    await this.rowElement(row).locator('.label-name').click();
+  }
+
+  /** Clicks one of the row's inline actions (shown on hover), by its title (`Stop Watching`). */
+  async clickInlineAction(path: readonly string[], title: string): Promise<void> {
+    const row = await this.waitForRow(path);
+    const element = this.rowElement(row);
+    await element.hover();
+    await element.locator(`.actions .action-label[aria-label="${cssString(title)}"]`).click();
+  }
+
+  /** The paths of the selected rows. */
+  async selected(): Promise<string[][]> {
+    const selected = await this.list.locator('.monaco-list-row.selected').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))));
+    return (await this.rows()).filter((r) => selected.includes(r.index)).map((r) => r.path);
+  }
+
   async collapse(path: readonly string[]): Promise<void> {
     const row = await this.waitForRow(path);
     if (row.expanded === true) await this.clickUntil(path, row, (r) => r.expanded === false);
@@ -146,7 +173,7 @@ export class SidebarTree {
 
   /** Collapses every root (the view's own "Collapse All" would do the same, when the view shows it). */
   async collapseAll(): Promise<void> {
-    for (const root of await this.children([])) if (root.expanded) await this.collapse(root.path);
+    for (const root of (await this.rows()).filter((r) => r.level === 1)) if (root.expanded) await this.collapse(root.path);
   }
 
   /** Widens the side bar to about `width` pixels by dragging its edge. */

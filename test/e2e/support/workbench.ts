@@ -116,6 +116,11 @@ export class Workbench {
     }
   }
 
+  /** code-server's process id (its extension host runs below it: support/processes.ts). */
+  get codeServerPid(): number | undefined {
+    return this.codeServer.pid;
+  }
+
   /** A screenshot of the whole window. */
   async screenshot(file: string): Promise<void> {
     fs.mkdirSync(path.dirname(file), { recursive: true });

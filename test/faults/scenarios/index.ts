@@ -4,6 +4,7 @@ import { expiryScenarios } from './expiry';
 import { reconnectScenarios } from './reconnect';
 import { refusalScenarios } from './refusals';
 import { restartScenarios } from './restart';
+import { servedVersionScenarios } from './served-versions';
 import { streamScenarios } from './stream';
 import { streamingListScenarios } from './streaming-list';
 
@@ -15,5 +16,6 @@ export const allScenarios: Scenario[] = [
   ...refusalScenarios,
   ...streamScenarios,
   ...restartScenarios,
+  ...servedVersionScenarios,
   ...streamingListScenarios,
 ].sort((a, b) => a.title.slice(0, 3).localeCompare(b.title.slice(0, 3)));

@@ -263,39 +263,4 @@ const f22: Scenario[] = [
   },
 ];
 
-// ---------------------------------------------------------------- F30
-
-const f30: Scenario[] = [
-  {
-    title: 'F30 the watched CRD version stops being served (404 on list): cached objects removed with deletes, state not-found, picked up again once served',
-    setup: { initialObjects: 3, noStart: true },
-    async run(ctx) {
-      await start(ctx);
-      await ctx.synced();
-      await ctx.converged();
-      const cached = ctx.client.cache().map((o) => o.key);
-      assert.equal(cached.length, 3);
-      ctx.server.stopServing('configmaps');
-      const rig = ctx.ours;
-      if (rig) {
-        await rig.phase('not-found');
-        assert.equal(rig.informer.state.reason, '404 page not found', 'the state carries the server message');
-        await until(() => rig.informer.store.size === 0, 'the cache to be emptied');
-        const deletes = rig.recorder.events.filter((e) => e.type === 'delete').map((e) => e.key);
-        assert.deepEqual([...deletes].sort(), [...cached].sort(), 'each cached object is removed with a delete');
-        assert.equal(rig.recorder.replay().size, 0, 'the handlers saw every object go');
-        assert.ok(rig.informer.isRunning, 'a 404 never stops the informer');
-      } else {
-        await until(() => ctx.server.requests.some((r) => r.status === 404), 'a 404');
-      }
-      // Served again (the version re-enabled), with objects changed meanwhile: picked up by the next retry.
-      ctx.createObject('while-unserved');
-      ctx.updateObject('cm-0', 'while-unserved');
-      ctx.server.resumeServing('configmaps');
-      await ctx.converged();
-      if (rig) await rig.phase('watching');
-    },
-  },
-];
-
-export const refusalScenarios: Scenario[] = [...f12, ...f14, ...f22, ...f30];
+export const refusalScenarios: Scenario[] = [...f12, ...f14, ...f22];

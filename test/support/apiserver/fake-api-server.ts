@@ -44,7 +44,11 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { PodStreams } from './pod-streams';
 import { WriteRoutes } from './writes';
+import { AccessPolicy } from './access-policy';
+import { registerActionWrites } from './action-writes';
+import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
@@ -80,8 +84,14 @@ export class FakeApiServer {
   private readonly openStreamsBySession = new Map<http2.Http2Session, number>();
   /** Pod logs (`pods/NAME/log`): append lines, restart containers, drop or silence follow streams. */
   readonly podLogs = new PodLogs();
+  /** Port-forward and exec (`pods/NAME/portforward`, `pods/NAME/exec` over WebSocket): pod-streams.ts. */
+  readonly podStreams: PodStreams;
   /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
   readonly writes: WriteRoutes;
+  /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
+  readonly access = new AccessPolicy();
+  /** Deletes with their kubelet, garbage collector and namespace controller (object-deleter.ts); `podTerminationSeconds` caps a Pod's grace. */
+  readonly deletes: ObjectDeleter;
   private port: number;
   private listening = false;
 
@@ -100,6 +110,7 @@ export class FakeApiServer {
     this.port = opts.port ?? 0;
     this.store = new ObjectStore(opts.initialResourceVersion ?? 1, opts.historyLimit ?? 1000);
     this.writes = new WriteRoutes({ store: this.store, registry: this.registry, random: this.random, isUnserved: (d) => this.unserved.has(qualifiedName(d)) });
+    this.deletes = registerActionWrites(this.writes, { access: this.access, timeScale: this.timeScale, timers: this.pendingTimers });
     const material = loadTlsMaterial();
     this.caPem = material.caPem;
     const handler = (req: http.IncomingMessage, res: http.ServerResponse) => this.handle(req, res);
@@ -116,6 +127,7 @@ export class FakeApiServer {
       this.server = this.tls ? https.createServer({ key: material.keyPem, cert: material.certPem, requestCert: true, rejectUnauthorized: false }, handler) : http.createServer(handler);
     }
     this.connections.attach(this.server);
+    this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l), refusal: (a) => (this.access.decide(a).allowed ? undefined : this.access.forbidden(a)) });
   }
 
   /** Starts a server listening on 127.0.0.1. */
@@ -174,8 +186,8 @@ export class FakeApiServer {
 
   /**
    * Stops serving a type's version, as when a CRD version is marked `served: false`: its objects
-   * stay in storage, open watches of it end, and every request for it gets the Go mux's
-   * plain-text 404 until `resumeServing`.
+   * stay in storage, open watches of it end, discovery no longer lists it, and every request for
+   * it gets the Go mux's plain-text 404 until `resumeServing`.
    */
   stopServing(resource: string): void {
     const name = qualifiedName(this.resolve(resource));
@@ -195,6 +207,18 @@ export class FakeApiServer {
     } finally {
       for (const w of open) w.uncork();
     }
+  }
+
+  /**
+   * Holds back what the open watches (of `resource` only, when given) send until the returned
+   * release runs: watches that lag behind the writes (a write answered before its event arrives).
+   */
+  holdWatches(resource?: string): () => void {
+    const held = [...this.watches].filter((w) => resource === undefined || w.resource === resource);
+    for (const w of held) w.cork();
+    return () => {
+      for (const w of held) w.uncork();
+    };
   }
 
   /** Serves a type's version again after `stopServing`, with the objects it kept. */
@@ -476,6 +500,7 @@ export class FakeApiServer {
       return;
     }
 
+    if (this.access.refuse(req, res, route, record)) return;
     switch (route.kind) {
       case 'unknown':
         return sendPlainNotFound(res);
@@ -491,10 +516,12 @@ export class FakeApiServer {
 
   private serveDiscovery(req: http.IncomingMessage, res: http.ServerResponse, route: Extract<Route, { kind: 'discovery' }>, query: Record<string, string>): void {
     let doc: object | undefined;
+    // A version that is not served is not listed, as a real server leaves a CRD's `served: false` versions out.
+    const served = this.unserved.size === 0 ? this.registry : new ResourceRegistry(this.registry.all().filter((d) => !this.unserved.has(qualifiedName(d))));
     if (route.doc === 'api') doc = apiVersions(`127.0.0.1:${this.port}`);
-    else if (route.doc === 'apis') doc = apiGroupList(this.registry);
-    else if (route.doc === 'group') doc = apiGroup(this.registry, route.group!);
-    else doc = apiResourceList(this.registry, route.group!, route.version!);
+    else if (route.doc === 'apis') doc = apiGroupList(served);
+    else if (route.doc === 'group') doc = apiGroup(served, route.group!);
+    else doc = apiResourceList(served, route.group!, route.version!);
     if (!doc) return sendPlainNotFound(res);
     sendJson(req, res, query, 200, doc);
   }
@@ -524,11 +551,28 @@ export class FakeApiServer {
       if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
       return sendJson(req, res, query, 200, withTypeMeta(def, obj));
     }
-    if (record.verb === 'list') {
-      const out = listObjects(this.store, def, route.namespace, query, this.watchCache);
-      return out.ok ? sendJson(req, res, query, 200, out.body) : sendJson(req, res, query, out.status.code, out.status);
-    }
+    if (record.verb === 'list') return this.serveList(req, res, def, route, record);
     this.serveWatch(req, res, def, route, query, fault);
+  }
+
+  /** A LIST; one at a resourceVersion the server has not seen waits about 3 s for it, then 504 with Retry-After. */
+  private serveList(req: http.IncomingMessage, res: http.ServerResponse, def: ResourceDefinition, route: ResourceRoute, record: RequestRecord): void {
+    const { query } = record;
+    const list = () => listObjects(this.store, def, route.namespace, query, { watchCache: this.watchCache, modern: this.modern });
+    const send = (out: ReturnType<typeof list>) => {
+      if (out.ok) sendJson(req, res, query, 200, out.body);
+      else sendJson(req, res, query, out.status.code, out.status, out.tooLarge ? { 'Retry-After': '1' } : {});
+    };
+    const out = list();
+    if (out.ok || !out.tooLarge) return send(out);
+    const t = setTimeout(() => {
+      this.pendingTimers.delete(t);
+      if (res.destroyed || res.headersSent) return;
+      send(list());
+      record.status = res.statusCode;
+    }, 3 * this.timeScale);
+    t.unref();
+    this.pendingTimers.add(t);
   }
 
   private serveWatch(
@@ -554,7 +598,7 @@ export class FakeApiServer {
     let fromRv: number | undefined;
     if (rvParam !== '' && rvParam !== '0') {
       fromRv = parseRv(rvParam);
-      if (fromRv === undefined) return sendJson(req, res, query, 400, status.badRequest(`invalid resource version: ${rvParam}`));
+      if (fromRv === undefined) return sendJson(req, res, query, 500, status.watchInvalidResourceVersion(rvParam));
     }
     // 1.32+ with WatchList on defaults an old-style watch from "" or "0" to sendInitialEvents=true (modern/04).
     const ignore = this.ignoreSendInitialEvents || !this.watchListGate;

@@ -24,3 +24,5 @@ export { PodLogs, rfc3339Nano } from './pod-logs';
 export { ENDPOINT_SLICES, ENDPOINTS, EVENTS_V1 } from './resources';
 export type { HistoryEvent as ObjectChange } from './store';
 export type { WriteCall, WriteHandler, WriteServerParts } from './writes';
+export { ACTION_TYPES, CRON_JOBS, DAEMON_SETS, JOBS, NODES, POD_DISRUPTION_BUDGETS, REPLICA_SETS, STATEFUL_SETS } from './action-resources';
+export type { PolicyRule } from './access-policy';

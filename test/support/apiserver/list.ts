@@ -4,7 +4,8 @@
  *   `limit` is ignored (served whole from the cache).
  * - resourceVersion N with `limit` (legacy match) or resourceVersionMatch=Exact: the snapshot at N,
  *   410 "The resourceVersion for the provided list is too old." when N < the oldest kept revision.
- * - resourceVersion N otherwise (NotOlderThan): current state. N newer than the server: 504 Too large.
+ * - resourceVersion N otherwise (NotOlderThan): current state. N newer than the server: 504 Too large
+ *   (after the server's wait for it, see ListOutcome).
  * - `continue`: the snapshot at the token's rv, from its start key; a token older than the history
  *   gives 410 Expired with a fresh rv -1 token (transcript 05), and rv -1 lists the current state.
  * Items are sorted by etcd key (namespace/name), carry no kind/apiVersion, and each page has at
@@ -20,7 +21,8 @@ import { matches, type Predicate } from './predicate';
 import {
   badRequest,
   continueExpired,
-  invalidListOptions,
+  invalidWatchOptions,
+  listInvalidResourceVersion,
   listTooOld,
   tooLargeResourceVersion,
   type StatusJson,
@@ -33,9 +35,21 @@ export interface ListBody {
   items: KubeObjectJson[];
 }
 
-export type ListOutcome = { ok: true; body: ListBody } | { ok: false; status: StatusJson };
+/**
+ * `tooLarge`: the resourceVersion is newer than the server's; the server waits for it about 3 s
+ * before answering with `status` (504) and a Retry-After header (1.34.9, test/real/wire-parity).
+ */
+export type ListOutcome = { ok: true; body: ListBody } | { ok: false; status: StatusJson; tooLarge?: boolean };
 
 const fail = (status: StatusJson): ListOutcome => ({ ok: false, status });
+const tooLarge = (requested: number, current: number): ListOutcome => ({ ok: false, status: tooLargeResourceVersion(requested, current), tooLarge: true });
+
+/** What a LIST depends on besides the request: the watch cache, and 1.32+ validation. */
+export interface ListServerOptions {
+  watchCache: boolean;
+  /** 1.32 and newer: `sendInitialEvents` is a known option, refused on a LIST. */
+  modern: boolean;
+}
 
 /** Builds the predicate of a list/watch request, or the 400 Status for a bad selector. */
 export function predicateFor(
@@ -68,16 +82,19 @@ export function listObjects(
   def: ResourceDefinition,
   namespace: string | undefined,
   query: Record<string, string>,
-  watchCache: boolean,
+  { watchCache, modern }: ListServerOptions,
 ): ListOutcome {
   const pred = predicateFor(def, namespace, query);
   if (!pred.ok) return fail(pred.status);
   const selective = Boolean(query.labelSelector?.trim() || query.fieldSelector?.trim());
   const rvParam = query.resourceVersion ?? '';
   const match = query.resourceVersionMatch ?? '';
-  if (match !== '' && rvParam === '') {
-    return fail(invalidListOptions(['resourceVersionMatch is forbidden unless resourceVersion is provided']));
-  }
+  // Every refused option is named in one 422, as the real validation does (1.34.9, test/real/wire-parity).
+  const refused: { reason: string; message: string; field: string }[] = [];
+  const forbidden = (field: string, message: string) => refused.push({ reason: 'FieldValueForbidden', message: `Forbidden: ${message}`, field });
+  if (match !== '' && rvParam === '') forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided');
+  if (modern && query.sendInitialEvents !== undefined) forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list');
+  if (refused.length > 0) return fail(invalidWatchOptions(refused));
   const limitNum = query.limit !== undefined && /^\d+$/.test(query.limit) ? Number(query.limit) : 0;
   let limit = limitNum > 0 ? limitNum : 0;
 
@@ -88,11 +105,11 @@ export function listObjects(
     try {
       token = decodeContinue(query.continue);
     } catch (e) {
-      return fail(badRequest((e as Error).message));
+      return fail(badRequest(`invalid continue token: ${(e as Error).message}`));
     }
     if (token.rv !== -1) {
       if (token.rv < store.oldestRv) return fail(continueExpired(encodeContinue({ rv: -1, start: token.start })));
-      if (token.rv > store.rv) return fail(tooLargeResourceVersion(token.rv, store.rv));
+      if (token.rv > store.rv) return tooLarge(token.rv, store.rv);
       at = token.rv;
     }
     start = token.start;
@@ -100,8 +117,8 @@ export function listObjects(
     if (watchCache) limit = 0;
   } else if (rvParam !== '') {
     const n = parseRv(rvParam);
-    if (n === undefined) return fail(badRequest(`invalid resource version: ${rvParam}`));
-    if (n > store.rv) return fail(tooLargeResourceVersion(n, store.rv));
+    if (n === undefined) return fail(listInvalidResourceVersion(rvParam));
+    if (n > store.rv) return tooLarge(n, store.rv);
     const exact = match === 'Exact' || (match === '' && limit > 0);
     if (exact) {
       if (n < store.oldestRv) return fail(listTooOld());

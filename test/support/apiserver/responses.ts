@@ -1,7 +1,8 @@
 /**
  * Writing complete (non-streaming) responses with the headers kube-apiserver sends:
  * Audit-Id, Cache-Control: no-cache, private, Content-Type and Content-Length (Date comes from Node).
- * JSON is compact unless the client asked for `pretty` or is curl, like the real server.
+ * JSON is compact unless the client asked for `pretty` or is curl, like the real server, and ends
+ * with a newline either way (Go's JSON encoder writes one; seen on 1.34.9, test/real/wire-parity).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -25,7 +26,7 @@ export function sendJson(
   body: unknown,
   extra: Record<string, string> = {},
 ): void {
-  const text = wantsPretty(req, query) ? `${JSON.stringify(body, null, 2)}\n` : JSON.stringify(body);
+  const text = wantsPretty(req, query) ? `${JSON.stringify(body, null, 2)}\n` : `${JSON.stringify(body)}\n`;
   const data = Buffer.from(text);
   res.writeHead(status, { ...baseHeaders('application/json'), ...extra, 'Content-Length': String(data.length) });
   res.end(data);

@@ -46,13 +46,17 @@ export const TOO_OLD_CONTINUE_MESSAGE =
 
 export const unauthorized = (): StatusJson => failure(401, 'Unauthorized', 'Unauthorized');
 
-/** 403 for system:anonymous on a resource request (transcript 07). */
+/**
+ * RBAC's 403 on a resource request: for system:anonymous (transcript 07), or for `user` (as
+ * 1.34.9 refuses a user without a RoleBinding, test/real/wire-parity): the same message and details.
+ */
 export function forbiddenResource(
   verb: string,
   group: string,
   resource: string,
   namespace: string | undefined,
   name: string | undefined,
+  user = 'system:anonymous',
 ): StatusJson {
   const qualified = group ? `${resource}.${group}` : resource;
   const subject = name ? `${qualified} "${name}"` : qualified;
@@ -64,7 +68,7 @@ export function forbiddenResource(
   return failure(
     403,
     'Forbidden',
-    `${subject} is forbidden: User "system:anonymous" cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`,
+    `${subject} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${resource}" in API group "${group}" ${scope}`,
     details,
   );
 }
@@ -101,6 +105,15 @@ export function watchTooOld(watchCache: boolean, requested: number, oldest: numb
     : failure(410, 'Expired', 'The resourceVersion for the provided watch is too old.');
 }
 
+/**
+ * The ERROR a watch without the watch cache gets for a change at the compacted revision when it
+ * starts just below it: etcd hands the change over without its previous value (modern/12).
+ */
+export function prevKvNil(key: string, modRevision: number, type: 'PUT' | 'DELETE'): StatusJson {
+  const cause = `etcd event received with PrevKv=nil (key=${JSON.stringify(key)}, modRevision=${modRevision}, type=${type})`;
+  return failure(500, 'InternalError', `Internal error occurred: ${cause}`, { causes: [{ message: cause }] });
+}
+
 /** 504 for a resourceVersion newer than the server's (client-go's "Too large resource version"). */
 export function tooLargeResourceVersion(requested: number, current: number): StatusJson {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${requested}, current: ${current}`, {
@@ -110,6 +123,23 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
 }
 
 export const badRequest = (message: string): StatusJson => failure(400, 'BadRequest', message);
+
+/** Go's strconv.ParseUint error for a resourceVersion that is not a number, as the validation quotes it. */
+function resourceVersionParseError(raw: string): string {
+  return `resourceVersion: Invalid value: ${JSON.stringify(raw)}: strconv.ParseUint: parsing ${JSON.stringify(raw)}: invalid syntax`;
+}
+
+/** 400 for a LIST whose resourceVersion is not a number (1.34.9, test/real/wire-parity). */
+export const listInvalidResourceVersion = (raw: string): StatusJson => badRequest(`invalid resource version: ${resourceVersionParseError(raw)}`);
+
+/**
+ * A watch whose resourceVersion is not a number: the real server answers 500 with the parser's
+ * message and neither reason nor details (1.34.9, test/real/wire-parity).
+ */
+export function watchInvalidResourceVersion(raw: string): StatusJson {
+  const s = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: resourceVersionParseError(raw), code: 500 };
+  return s as unknown as StatusJson; // the one Status without a reason: built by hand, keys in wire order
+}
 
 export const methodNotAllowed = (): StatusJson =>
   failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {});

@@ -37,6 +37,8 @@ export class ObjectStore {
   private oldest = 0;
   private readonly objects = new Map<string, Map<string, KubeObjectJson>>();
   private history: HistoryEvent[] = [];
+  /** The change at `oldestRv` itself, once it left the history: etcd still delivers it, without its previous value. */
+  private edge: HistoryEvent | undefined;
   private readonly listeners = new Set<StoreListener>();
 
   constructor(
@@ -90,7 +92,8 @@ export class ObjectStore {
     this.history.push(event);
     if (this.history.length > this.historyLimit) {
       const drop = this.history.length - this.historyLimit;
-      this.oldest = this.history[drop - 1].rv;
+      this.edge = this.history[drop - 1];
+      this.oldest = this.edge.rv;
       this.history = this.history.slice(drop);
     }
     for (const l of [...this.listeners]) l(event);
@@ -112,8 +115,18 @@ export class ObjectStore {
 
   /** Forgets the whole history (etcd compaction at the current revision / a restarted watch cache). */
   compact(): void {
+    this.edge = this.history.at(-1)?.rv === this.current ? this.history.at(-1) : undefined;
     this.history = [];
     this.oldest = this.current;
+  }
+
+  /**
+   * The change at the compacted revision (`oldestRv`), if it was one: etcd's watch from just below
+   * that revision still delivers it, but its previous value is gone (a real apiserver without
+   * its watch cache then fails the watch with "PrevKv=nil", modern/12).
+   */
+  get compactedChange(): HistoryEvent | undefined {
+    return this.edge?.rv === this.oldest ? this.edge : undefined;
   }
 
   /** Events of `resource` with rv > `after`, in order; requires after >= oldestRv. */

@@ -11,8 +11,10 @@
  *   subscription is gone; `onClosed` runs exactly once.
  * - BOOKMARKs (allowWatchBookmarks, watch cache only) come every bookmark interval and once about
  *   2 server seconds before the deadline, and only while the global RV is newer than the start RV.
- *   In the 1.34 shape (`modern`): also on quiet watches (their RV follows the server's revision),
- *   twice before the deadline (2 and 1 server seconds before it), without `creationTimestamp: null`.
+ *   In the 1.34 shape (`modern`): the periodic one also on quiet watches (the revision moved on with
+ *   other resources' writes, which the cache learns from etcd then: modern/06), twice before the
+ *   deadline (2 and 1 server seconds before it), without `creationTimestamp: null`. A short quiet
+ *   watch that no periodic bookmark reached gets none (1.34.9, test/real/wire-parity).
  * - With `initialEventsEnd` (WatchList, or an old-style watch a 1.34 server defaulted to it), the
  *   initial ADDED events end with a BOOKMARK annotated `k8s.io/initial-events-end: "true"` whose
  *   RV is the server's current one; in the 1.34 shape the initial burst is written in 2048-byte
@@ -25,7 +27,7 @@ import { eventFor, matches, type Predicate } from './predicate';
 import { withTypeMeta } from './object-meta';
 import { groupVersionOf, qualifiedName } from './resources';
 import { baseHeaders } from './responses';
-import { faultStatus, watchTooOld, type StatusJson } from './status';
+import { faultStatus, prevKvNil, watchTooOld, type StatusJson } from './status';
 
 export interface WatchConfig {
   store: ObjectStore;
@@ -97,9 +99,27 @@ export class WatchStream {
       this.startRv = store.rv;
       const current = [...store.currentObjects(this.resource)].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
       for (const [, obj] of current) if (matches(cfg.predicate, obj)) initial.push({ type: 'ADDED', object: obj });
-    } else if (cfg.fromRv < store.oldestRv) {
+    } else if (cfg.fromRv < store.oldestRv && !this.startsAtCompactedRevision()) {
       this.writeError(watchTooOld(cfg.watchCache, cfg.fromRv, store.oldestRv));
       return this.end();
+    } else if (cfg.fromRv < store.oldestRv) {
+      // Without the watch cache, etcd serves a watch from just below the compacted revision: the
+      // change at that revision comes without its previous value, which the apiserver cannot
+      // accept for an update or a deletion (real 1.34.9: ERROR 500 "PrevKv=nil", modern/12).
+      this.startRv = cfg.fromRv;
+      const edge = store.compactedChange;
+      if (edge && edge.resource === this.resource && (cfg.predicate.namespace === undefined || edge.object.metadata.namespace === cfg.predicate.namespace)) {
+        if (edge.type !== 'ADDED') {
+          this.writeError(prevKvNil(etcdKey(cfg.def, edge.key), edge.rv, edge.type === 'DELETED' ? 'DELETE' : 'PUT'));
+          return this.end();
+        }
+        const ev = eventFor(cfg.predicate, edge);
+        if (ev) initial.push(ev);
+      }
+      for (const e of store.eventsSince(this.resource, store.oldestRv)) {
+        const ev = eventFor(cfg.predicate, e);
+        if (ev) initial.push(ev);
+      }
     } else {
       this.startRv = cfg.fromRv;
       for (const e of store.eventsSince(this.resource, cfg.fromRv)) {
@@ -126,6 +146,11 @@ export class WatchStream {
       const data = Buffer.from(burst.join(''));
       for (let i = 0; i < data.length; i += 2048) this.res.write(data.subarray(i, i + 2048));
     }
+  }
+
+  /** Without the watch cache, from exactly one below the compacted revision: etcd still serves it. */
+  private startsAtCompactedRevision(): boolean {
+    return !this.cfg.watchCache && this.cfg.fromRv === this.cfg.store.oldestRv - 1;
   }
 
   /** While set, writes are gathered to be sent as 2048-byte chunks. */
@@ -242,20 +267,28 @@ export class WatchStream {
     if (next < now) return;
     this.addTimer(() => {
       if (isPreDeadline) this.preDeadlineBookmarkDone = true;
-      this.sendBookmark();
+      this.sendBookmark(!isPreDeadline);
       // 1.34 sends a second one about a server second before the deadline (transcript modern/06).
-      if (isPreDeadline && this.cfg.modern) this.addTimer(() => this.sendBookmark(), this.cfg.timeScale);
+      if (isPreDeadline && this.cfg.modern) this.addTimer(() => this.sendBookmark(false), this.cfg.timeScale);
       this.scheduleBookmark();
     }, next - now);
   }
 
   /**
-   * A periodic BOOKMARK: 1.26 only once the RV moved past the start; 1.34 always, at a revision
-   * above every object's (other resources' writes reach it by progress notifications, modern/06).
+   * A BOOKMARK, sent only once the RV moved past the watch's start. On 1.34 the periodic one
+   * (`periodic`) comes at a revision above every object's: other resources' writes (the
+   * apiservers' leases) reach the watch cache by a progress notification then (modern/06); the
+   * ones before the deadline carry the cache's revision as it is, so a short quiet watch gets
+   * none (1.34.9: a 3 s watch with no write anywhere, test/real/wire-parity).
    */
-  private sendBookmark(): void {
-    if (this.cfg.modern) this.cfg.store.advance();
+  private sendBookmark(periodic: boolean): void {
+    if (this.cfg.modern && periodic) this.cfg.store.advance();
     const rv = this.cfg.store.rv;
-    if (rv > this.startRv || (this.cfg.modern && rv >= this.startRv)) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
+    if (rv > this.startRv) this.write({ type: 'BOOKMARK', object: this.bookmarkObject(rv, false) });
   }
+}
+
+/** The etcd key of an object: `/registry/RESOURCE/KEY`, custom resources under their group (`/registry/GROUP/RESOURCE/KEY`). */
+function etcdKey(def: ResourceDefinition, key: string): string {
+  return def.group.includes('.') && !def.group.endsWith('.k8s.io') ? `/registry/${def.group}/${def.resource}/${key}` : `/registry/${def.resource}/${key}`;
 }

@@ -184,7 +184,7 @@ describe('printers: Pod (kubectl READY, STATUS, RESTARTS, AGE)', () => {
     const row = printObject(p1, 'Pod', NOW);
     assert.deepEqual(row.columns, ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
     assert.deepEqual(row.cells, ['p1', '0/1', 'Pending', '0', '6h3m', '<none>', '<none>', '<none>', '<none>']);
-    assert.equal(describeRow(row), 'Pending 0/1 · 6h3m');
+    assert.equal(describeRow(row), 'Pending · 0/1 · 6h3m');
     assert.deepEqual(row.health, { icon: 'clock', tone: 'busy' });
   });
 
@@ -205,7 +205,7 @@ describe('printers: Pod (kubectl READY, STATUS, RESTARTS, AGE)', () => {
   it('the description: status and READY first, restarts with the last one\'s age, then AGE; broken reasons are red', () => {
     const crash = pod('ledger', { containers: 1 }, { phase: 'Running', containerStatuses: [{ name: 'main', ready: false, restartCount: 6, state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s restarting failed container' } }, lastState: lastTerminated(90 * SECOND) }] }, { creationTimestamp: ago(3 * DAY) });
     const row = printObject(crash, 'Pod', NOW);
-    assert.equal(describeRow(row), 'CrashLoopBackOff 0/1 · 6 restarts (90s ago) · 3d');
+    assert.equal(describeRow(row), 'CrashLoopBackOff · 0/1 · 6 restarts (90s ago) · 3d');
     assert.deepEqual(row.health, { icon: 'error', tone: 'error' });
     assert.deepEqual(row.notes, ['main: back-off 5m0s restarting failed container']);
     const oom = pod('oom', { containers: 1 }, { phase: 'Running', containerStatuses: [{ restartCount: 1, state: { terminated: { reason: 'OOMKilled', exitCode: 137 } } }] });

@@ -47,7 +47,7 @@ describe('commands', () => {
 
   /** The open `kubewatch:` document of `namespace/name`, if any. */
   const objectDocument = (namespace: string, name: string): vscode.TextDocument | undefined =>
-    vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kubewatch' && d.uri.path.endsWith(`/${namespace}/${name}.yaml`));
+    vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'kubewatch' && d.uri.path.includes(`/${namespace}/`) && d.uri.path.endsWith(`\u2215${name}.yaml`));
 
   /** The server's object as the document shows it: with apiVersion and kind, without managedFields. */
   const shown = (obj: { metadata: Record<string, unknown> }, apiVersion: string, kind: string) => {
@@ -117,7 +117,7 @@ describe('commands', () => {
     await until(() => objectDocument('default', 'alpha') !== undefined, () => `a kubewatch: document; open: ${vscode.workspace.textDocuments.map((d) => d.uri.toString()).join(', ')}`);
     const doc = objectDocument('default', 'alpha') as vscode.TextDocument;
     assert.equal(doc.uri.scheme, 'kubewatch');
-    assert.equal(doc.uri.path, '/kw-test/configmaps/default/alpha.yaml');
+    assert.equal(doc.uri.path, '/kw-test/default/ConfigMap\u2215alpha.yaml', 'the tab reads ConfigMap∕alpha.yaml, the context and namespace its description');
     assert.equal(doc.languageId, 'yaml');
     assert.ok(vscode.window.visibleTextEditors.some((e) => e.document === doc), 'shown in an editor');
     const serverObject = server.get('configmaps', 'default', 'alpha');

@@ -160,7 +160,7 @@ describe('object history', () => {
     assert.deepEqual(await pickVersions(), ['$(edit) spec.replicas 2 → 3', '$(edit) spec.replicas 1 → 2', '$(add) created']);
     const qp = history.activePick()!;
     assert.match(qp.title ?? '', /^History of Deployment default\/web \(3 versions\)$/);
-    assert.match(qp.items[0].description ?? '', /^\d\d:\d\d:\d\d UTC · watch event$/);
+    assert.match(qp.items[0].description ?? '', /^\d{1,2}:\d\d:\d\d( [AP]M)? \S+ · watch event$/);
     await accept(0);
     await running;
     let diff = await activeDiff();

@@ -27,7 +27,7 @@ describe('describe', () => {
     if (fx.server.get('secrets', 'default', NAME)) fx.server.delete('secrets', 'default', NAME);
   });
 
-  const describeDocument = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === DESCRIBE_SCHEME && d.uri.path.endsWith(`Secret ${NAME}`));
+  const describeDocument = () => vscode.workspace.textDocuments.find((d) => d.uri.scheme === DESCRIBE_SCHEME && d.uri.path.endsWith(`Secret\u2215${NAME}`));
 
   it("opens a Secret's live description (sizes, never values), follows its events, and stops its watches when closed", async () => {
     const secret = fx.server.create('secrets', { metadata: { namespace: 'default', name: NAME }, type: 'Opaque', data: { password: Buffer.from(VALUE).toString('base64') } });

@@ -67,8 +67,10 @@ describe('edit live', () => {
     const rv = fx.server.get('configmaps', 'default', NAME)!.metadata.resourceVersion;
     await untilAsync(async () => ((seen = await lenses(doc.uri)), seen.includes(`$(check) Saved: rv ${rv}, confirmed by the watch`)), () => JSON.stringify(seen));
     assert.equal(doc.isDirty, false);
-    const lines = fx.api.log.recentLines();
-    assert.ok(lines.some((l) => l === `info write: kw-test · update ConfigMap default/edit-me · ok, rv ${rv}`), `the write in the watch log: ${JSON.stringify(lines.slice(-5))}`);
+    const record = () => fx.api.actions.journal.records().find((r) => r.watched.name === NAME && r.verb === 'update');
+    await until(() => record()?.state === 'confirmed', () => JSON.stringify(record()));
+    assert.equal(record()?.resourceVersion, rv, 'the write journal confirmed the save at its resourceVersion');
+    assert.equal(record()?.summary, 'data.LEVEL');
   });
 
   it('a clean document follows the server; a dirty one keeps the text and says what changed, and by whom', async () => {

@@ -1,0 +1,76 @@
+/**
+ * How a port-forward reads in the Port Forwards view: one row per forward, status first so a
+ * narrow side bar cuts the least important part. Pure functions of the forward's status.
+ */
+import { localAddressOf, type ForwardPhase, type ForwardStatus } from '../../port-forward';
+import { humanDuration } from '../age';
+
+export interface ForwardRow {
+  /** `svc/web 80 → 127.0.0.1:8080` */
+  readonly label: string;
+  /** `ready · pod web-7f9c · 2 open · 14 served · 1.2 MB` */
+  readonly description: string;
+  /** Markdown: every count, the pod, the last problem. */
+  readonly tooltip: string;
+  readonly icon: { readonly id: string; readonly color?: string };
+  /** `portForward` (with `.http` where a browser can open it). */
+  readonly contextValue: string;
+}
+
+const PHASE_TEXT: Record<ForwardPhase, string> = { starting: 'starting', ready: 'ready', waiting: 'waiting for a pod', reconnecting: 'reconnecting', stopped: 'stopped' };
+const PHASE_ICON: Record<ForwardPhase, { id: string; color?: string }> = {
+  starting: { id: 'loading~spin' },
+  ready: { id: 'plug', color: 'testing.iconPassed' },
+  waiting: { id: 'watch', color: 'list.warningForeground' },
+  reconnecting: { id: 'sync~spin', color: 'list.warningForeground' },
+  stopped: { id: 'debug-disconnect', color: 'disabledForeground' },
+};
+
+/** Bytes for people: `512 B`, `1.2 KB`, `3.4 MB` (powers of 1000, as kubectl's quantities of traffic are read). */
+export function bytesText(n: number): string {
+  if (n < 1000) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1000;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+/** The address to show and to open: a wildcard bind reads as localhost. */
+export function localAddressText(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
+  return localAddressOf(status);
+}
+
+/** The URL "Open in Browser" opens. */
+export function browserUrl(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
+  return `http://${localAddressText(status)}/`;
+}
+
+export function forwardRow(label: string, context: string, status: ForwardStatus, now: number): ForwardRow {
+  const parts = [PHASE_TEXT[status.phase]];
+  if (status.pod && status.phase === 'ready') parts.push(`pod ${status.pod}`);
+  parts.push(`${status.open} open`, `${status.served} served`);
+  if (status.interrupted) parts.push(`${status.interrupted} cut by a pod switch`);
+  if (status.refused) parts.push(`${status.refused} refused`);
+  parts.push(bytesText(status.bytesIn + status.bytesOut));
+  const lines = [
+    `**${label}** → \`${localAddressText(status)}\`${context ? ` · ${context}` : ''}`,
+    '',
+    `${PHASE_TEXT[status.phase]} for ${humanDuration(now - status.since)}${status.reason ? `: ${status.reason}` : ''}`,
+    '',
+    `- pod: ${status.pod ? `${status.pod}:${status.podPort}` : 'none ready'} (${status.switches} switch${status.switches === 1 ? '' : 'es'})`,
+    `- connections: ${status.open} open, ${status.served} served, ${status.interrupted} cut by a pod switch, ${status.refused} refused (no ready pod), ${status.failed} failed`,
+    `- bytes: ${bytesText(status.bytesIn)} in, ${bytesText(status.bytesOut)} out`,
+  ];
+  if (status.lastError) lines.push(`- last problem: ${status.lastError}`);
+  return {
+    label: `${label} → ${localAddressText(status)}`,
+    description: parts.join(' · '),
+    tooltip: lines.join('\n'),
+    icon: PHASE_ICON[status.phase],
+    contextValue: status.phase === 'stopped' ? 'portForward.stopped' : 'portForward',
+  };
+}

@@ -1,0 +1,118 @@
+import * as vscode from 'vscode';
+import type { Clock } from '../../base';
+import type { KubeTransport } from '../../informer';
+import { ShellSession, type SessionEnd, type ShellTarget } from '../../shell';
+import { sessionEndText, sessionHeader } from '../../ui/shell/session-text';
+
+export interface ShellTerminalOptions {
+  readonly transport: KubeTransport;
+  readonly clock: Clock;
+  /** A command without a TTY (Run Command); default an interactive shell. */
+  readonly command?: readonly string[];
+  readonly onClosed: () => void;
+}
+
+/**
+ * A terminal over one exec at a time. A shell: keystrokes go to its stdin, the terminal's size
+ * to its TTY; when the session ends the terminal says how (the exit code, or the drop, how long
+ * it lasted and what became of the pod) and Enter starts a new session (in the pod that replaced
+ * it, if one did). A command: its output, then its exit code. Closing the terminal ends the session.
+ */
+export class ShellTerminal implements vscode.Pseudoterminal {
+  private readonly writer = new vscode.EventEmitter<string>();
+  private readonly closer = new vscode.EventEmitter<number | void>();
+  readonly onDidWrite = this.writer.event;
+  readonly onDidClose = this.closer.event;
+  private session: ShellSession | undefined;
+  private size: { columns: number; rows: number } | undefined;
+  private waitingForEnter = false;
+  private closed = false;
+  private target: ShellTarget;
+
+  constructor(
+    target: ShellTarget,
+    private readonly options: ShellTerminalOptions,
+  ) {
+    this.target = target;
+  }
+
+  /** Sessions open now (0 or 1). */
+  get openSessions(): number {
+    return this.session?.open ? 1 : 0;
+  }
+
+  open(dimensions: vscode.TerminalDimensions | undefined): void {
+    if (dimensions) this.size = { columns: dimensions.columns, rows: dimensions.rows };
+    void this.begin();
+  }
+
+  handleInput(data: string): void {
+    if (this.waitingForEnter) {
+      if (data === '\r') {
+        this.waitingForEnter = false;
+        void this.begin();
+      }
+      return;
+    }
+    this.session?.writeStdin(data);
+  }
+
+  setDimensions(dimensions: vscode.TerminalDimensions): void {
+    this.size = { columns: dimensions.columns, rows: dimensions.rows };
+    this.session?.resize(dimensions.columns, dimensions.rows);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.session?.dispose();
+    this.session = undefined;
+    this.options.onClosed();
+  }
+
+  private async begin(): Promise<void> {
+    const interactive = !this.options.command;
+    const session = new ShellSession(this.target, { transport: this.options.transport, clock: this.options.clock, tty: interactive, command: this.options.command, initialSize: this.size });
+    this.session = session;
+    // Output that comes before the header (a shell's first prompt) waits for it.
+    let held: string[] | undefined = [];
+    const write = (text: string) => (held ? held.push(text) : this.writer.fire(text));
+    session.onOutput((chunk) => write(interactive ? chunk.data.toString('utf8') : chunk.data.toString('utf8').replace(/\r?\n/g, '\r\n')));
+    session.onEnd((end) => {
+      if (held) this.flush(held, session);
+      held = undefined;
+      this.ended(session, end);
+    });
+    try {
+      await session.start();
+    } catch (err) {
+      held = undefined;
+      if (this.closed) return;
+      this.writer.fire(`\x1b[31m${err instanceof Error ? err.message : String(err)}\x1b[0m\r\n`);
+      if (interactive) this.offerNew();
+      return;
+    }
+    if (this.closed) return session.dispose();
+    if (held) this.flush(held, session);
+    held = undefined;
+  }
+
+  private flush(held: string[], session: ShellSession): void {
+    this.writer.fire(sessionHeader(this.target.namespace, this.target.pod, this.target.container, session.command, session.protocol));
+    for (const text of held.splice(0)) this.writer.fire(text);
+  }
+
+  private ended(session: ShellSession, end: SessionEnd): void {
+    if (this.closed || this.session !== session) return;
+    this.session = undefined;
+    const interactive = !this.options.command;
+    this.writer.fire(sessionEndText(end, this.target.pod, interactive));
+    if (end.pod?.kind === 'replaced') this.target = { ...this.target, pod: end.pod.by };
+    if (interactive) this.waitingForEnter = true;
+  }
+
+  private offerNew(): void {
+    this.writer.fire('\x1b[2mPress Enter to try again, or close this terminal.\x1b[0m\r\n');
+    this.waitingForEnter = true;
+  }
+}

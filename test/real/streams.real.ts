@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { systemClock } from '../../src/base';
+import { WatchManager } from '../../src/manager';
+import { PortForward } from '../../src/port-forward';
+import { ShellSession } from '../../src/shell';
+import { REAL_BOUND_MS, until, useControlPlane } from './support';
+
+/**
+ * Port-forward and exec on a real 1.34 server, as far as one without a kubelet goes: the API
+ * server authorizes the upgrade before it would proxy it to the kubelet, so RBAC's refusal of
+ * `pods/portforward` and `pods/exec` is real here; what lies behind it (a stream to a pod) is
+ * tested on the local API server (test/port-forward). The pod's status is written by the test
+ * (Running and Ready), since no kubelet does.
+ */
+describe('[real] port-forward and exec refused by RBAC (kube-apiserver 1.34, no kubelet)', function () {
+  this.timeout(120_000);
+  const plane = useControlPlane();
+  let manager: WatchManager | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await manager?.stop();
+    manager = undefined;
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('S07 [real] a user who may read pods but not their portforward or exec subresources: the forward fails with the server\'s words before anything is bound; exec is refused the same way; a pod with no node reads as the server says', async () => {
+    const ns = await plane().setup.namespace();
+    // Pods only: `resources: ['*']` would match their subresources too (RBAC's wildcard does).
+    const role = `pods-reader-${ns}`;
+    await plane().admin.post('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: role }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }] });
+    await plane().setup.grant({ user: 'limited' }, { namespace: ns, clusterRole: role });
+    await plane().admin.post(`/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1', labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'web:1', ports: [{ containerPort: 8080, name: 'http' }] }] } });
+    const pod = await plane().admin.get(`/api/v1/namespaces/${ns}/pods/web-1`);
+    await plane().admin.put(`/api/v1/namespaces/${ns}/pods/web-1/status`, { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-real-streams-'));
+    const start = async (user: 'limited' | 'admin') => {
+      await manager?.stop();
+      const kubeconfigPath = path.join(dir!, `config-${user}`);
+      fs.writeFileSync(kubeconfigPath, plane().kubeconfig(user));
+      manager = new WatchManager({ contexts: [], resources: ['pods'], namespaces: [ns], kubeconfigPath }, { clock: systemClock });
+      await manager.start();
+      await until(() => manager!.entries().some((e) => e.informer?.state.synced), 'the pods watch', REAL_BOUND_MS);
+      const entry = manager.entries()[0];
+      const spec = manager.contextSpecOf(entry.id)!;
+      const m = manager;
+      return { transport: m.transportOf(entry.id)!, watch: (request: Parameters<WatchManager['watchAdHoc']>[0] extends infer R ? Omit<R & object, 'spec'> : never) => m.watchAdHoc({ spec, ...(request as object) } as Parameters<WatchManager['watchAdHoc']>[0]) };
+    };
+
+    const reader = await start('limited');
+    const watchesBefore = manager!.adHocWatchCount;
+    const forward = new PortForward({ kind: 'Pod', namespace: ns, name: 'web-1', port: 8080, localPort: 0 }, { transport: reader.transport, clock: systemClock, watch: reader.watch as never });
+    await assert.rejects(forward.start(), (err: Error) => {
+      assert.match(err.message, new RegExp(`^the server refuses to forward ports of pod web-1: pods "web-1" is forbidden: User "limited" cannot get resource "pods/portforward" in API group "" in the namespace "${ns}"$`));
+      return true;
+    });
+    assert.deepEqual(forward.resources, { listeners: 0, streams: 0, sockets: 0, timers: 0, watches: 0 });
+    await until(() => manager!.adHocWatchCount === watchesBefore, 'no ad-hoc watch left', REAL_BOUND_MS);
+    const shell = new ShellSession({ namespace: ns, pod: 'web-1' }, { transport: reader.transport, clock: systemClock, tty: true });
+    await assert.rejects(shell.start(), new RegExp(`the server refuses to run commands in pod ${ns}/web-1: pods "web-1" is forbidden: User "limited" cannot get resource "pods/exec"`));
+
+    const admin = await start('admin');
+    const mayForward = new PortForward({ kind: 'Pod', namespace: ns, name: 'web-1', port: 8080, localPort: 0 }, { transport: admin.transport, clock: systemClock, watch: admin.watch as never });
+    await assert.rejects(mayForward.start(), /^Error: cannot forward to pod web-1 port 8080: .*(host|node)/);
+    assert.deepEqual(mayForward.resources, { listeners: 0, streams: 0, sockets: 0, timers: 0, watches: 0 });
+  });
+});

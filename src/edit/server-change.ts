@@ -97,10 +97,19 @@ export function serverChange(base: KubeObject, live: KubeObject, at: number, wit
   return { resourceVersion: live.metadata.resourceVersion ?? '', at, fields, allFields, ...(manager ? { manager } : {}) };
 }
 
-/** `12 s`, `3 min`, `2 h`. */
+/**
+ * `just now`, `15 s ago`, `3 min ago`, `2 h ago`: in steps of 5 s under a minute, so that the
+ * notice changes at most every 5 s (an editor asks for its lenses again only after a pause, and
+ * a notice redrawn every second would keep it waiting).
+ */
 export function ageText(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 60) return `${s} s`;
+  if (s < 5) return 'just now';
+  if (s < 60) return `${s - (s % 5)} s ago`;
+  return `${agePart(s)} ago`;
+}
+
+function agePart(s: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min`;
   return `${Math.floor(s / 3600)} h`;
 }
@@ -111,5 +120,5 @@ export function serverChangeText(change: ServerChange, now: number): string {
   const fields = change.fields.length > 0 ? change.fields : change.allFields;
   const named = fields.slice(0, 3).map(pathText).join(', ') + (fields.length > 3 ? ', …' : '');
   const count = change.fields.length === 0 ? `only server fields (${named})` : `${fields.length} field${fields.length === 1 ? '' : 's'} (${named})`;
-  return `Changed on the server ${ageText(now - change.at)} ago${by}: ${count}`;
+  return `Changed on the server ${ageText(now - change.at)}${by}: ${count}`;
 }

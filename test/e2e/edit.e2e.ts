@@ -31,6 +31,8 @@ import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const NS = 'shop';
 const CM = 'api-config';
+/** The editable document's tab (kind∕name, as the live documents are named). */
+const TAB = `ConfigMap\u2215${CM}.yaml`;
 
 describe('Editing live objects in the browser (packaged .vsix in code-server, Chromium)', function () {
   this.timeout(300_000);
@@ -138,7 +140,7 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
     await doc.replace("DB_POOL: '20'", "DB_POOL: '21'");
     await poll('the tab marked dirty', () => doc.isDirty(), (d) => d, { timeoutMs: 15_000 });
     serverChange('kube-controller-manager', { CACHE_TTL: '60s' });
-    const lenses = await doc.waitForLens('the change on the server announced', (l) => l.some((x) => /^Changed on the server \d+ s ago by kube-controller-manager: 1 field \(data\.CACHE_TTL\)$/.test(x)));
+    const lenses = await doc.waitForLens('the change on the server announced', (l) => l.some((x) => /^Changed on the server (?:\d+ s ago|just now) by kube-controller-manager: 1 field \(data\.CACHE_TTL\)$/.test(x)));
     assert.ok(lenses.includes('Show changes') && lenses.includes('Rebase my edit'), `the actions beside it: ${JSON.stringify(lenses)}`);
     const text = await doc.text();
     assert.ok(text.includes("  DB_POOL: '21'") && !text.some((l) => l.includes('CACHE_TTL')), 'the buffer is the user’s, untouched');
@@ -163,19 +165,19 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
     serverChange('kube-controller-manager', { DB_POOL: '25' });
     await doc.waitForLens('the overlapping change announced', (l) => l.some((x) => /by kube-controller-manager: 1 field \(data\.DB_POOL\)$/.test(x)));
     await doc.save();
-    await waitForNotification('the save refused', /Failed to save 'api-config\.yaml': .*your edit and the server's change by kube-controller-manager overlap \(data\.DB_POOL\): nothing was written/);
-    await poll('the merge editor', () => ui.editor.activeTabTitle(), (t) => /^Merging: api-config\.yaml/.test(t), { timeoutMs: 60_000 });
+    await waitForNotification('the save refused', /Failed to save 'ConfigMap∕api-config\.yaml': .*your edit and the server's change by kube-controller-manager overlap \(data\.DB_POOL\): nothing was written/);
+    await poll('the merge editor', () => ui.editor.activeTabTitle(), (t) => /^Merging: ConfigMap∕api-config\.yaml/.test(t), { timeoutMs: 60_000 });
     await bench.page.locator('.merge-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
     assert.equal(data().DB_POOL, '25', 'nothing written while the merge is open');
     await shoot('a04-merge-editor');
 
     await ui.quickPick.runCommand('Merge Editor: Accept All Incoming Changes from Left');
     await ui.quickPick.runCommand('Merge Editor: Complete Merge');
-    await waitForNotification('the merge handed to the edit', /The merge is in api-config\.yaml, on top of rv \d+: save it to write it to the cluster\./);
+    await waitForNotification('the merge handed to the edit', /The merge is in ConfigMap∕api-config\.yaml, on top of rv \d+: save it to write it to the cluster\./);
     assert.equal(data().DB_POOL, '25', 'still nothing written: the user saves');
-    await clickNotificationButton(/The merge is in api-config\.yaml/, 'Save');
+    await clickNotificationButton(/The merge is in ConfigMap∕api-config\.yaml/, 'Save');
     await poll('the resolved value on the server', async () => data(), (d) => d.DB_POOL === '30' && d.CACHE_TTL === '60s', { timeoutMs: 60_000 });
-    await focusTab(`${CM}.yaml`);
+    await focusTab(TAB);
     await poll('the edit clean again', () => doc.isDirty(), (d) => !d, { timeoutMs: 30_000 });
     await clearNotifications();
   });
@@ -193,7 +195,7 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
     await clearNotifications();
 
     serverChange('kube-controller-manager', { POOL_MAX: '50' });
-    await focusTab(`${CM}.yaml`);
+    await focusTab(TAB);
     await poll('the clean buffer following the server', () => doc.text(), (l) => l.includes("  POOL_MAX: '50'"), { timeoutMs: 60_000 });
     await doc.replace("POOL_MAX: '50'", "POOL_MAX: '60'");
     await ui.quickPick.runCommand('Kube Watch: Apply Server-Side…');
@@ -214,7 +216,7 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
       .filter((e) => e.fieldsV1['f:data']?.['f:POOL_MAX'] !== undefined)
       .map((e) => `${e.manager}/${e.operation}`);
     assert.deepEqual(owners, ['kube-watch/Apply'], 'force took the field from kube-controller-manager');
-    await focusTab(`${CM}.yaml`);
+    await focusTab(TAB);
     await clearNotifications();
   });
 
@@ -223,7 +225,7 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
     const syntax = await poll('the YAML error in the Problems panel', () => doc.problems(), (rows) => rows.some((r) => /YAML: /.test(r)), { timeoutMs: 30_000 });
     const before = cluster.server.requests.filter((r) => r.method !== 'GET').length;
     await doc.save();
-    await waitForNotification('the save refused before sending', /Failed to save 'api-config\.yaml': .*nothing was sent: line \d+: YAML: /);
+    await waitForNotification('the save refused before sending', /Failed to save 'ConfigMap∕api-config\.yaml': .*nothing was sent: line \d+: YAML: /);
     assert.equal(cluster.server.requests.filter((r) => r.method !== 'GET').length, before, 'nothing reached the server');
     void syntax;
     await doc.replace('   broken: indentation', '  note: fixed');
@@ -245,11 +247,11 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
   });
 
   it('A11 saving while the API server is down keeps the buffer dirty with the reason; the next save works', async () => {
-    await focusTab(`${CM}.yaml`);
+    await focusTab(TAB);
     await cluster.goDown();
     await doc.replace('note: fixed', 'note: offline');
     await doc.save();
-    await waitForNotification('the outage in words', /Failed to save 'api-config\.yaml': .*The cluster is unreachable \(.*\): nothing was saved\. Your edit is kept; save again to retry\./);
+    await waitForNotification('the outage in words', /Failed to save 'ConfigMap∕api-config\.yaml': .*The cluster is unreachable \(.*\): nothing was saved\. Your edit is kept; save again to retry\./);
     assert.equal(await doc.isDirty(), true, 'the buffer stays dirty');
     await shoot('a11-save-while-down');
     await cluster.comeUp();

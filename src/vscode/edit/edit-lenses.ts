@@ -17,8 +17,10 @@ const COMMAND_OF: Record<EditLensAction, string> = {
 
 /**
  * The lines above an editable object document (edit-lens-text.ts): CodeLenses, so that they are
- * never part of the YAML. They redraw when an edit's state changes, and every second while a
- * visible document shows a change on the server ("12 s ago") or waits for the watch.
+ * never part of the YAML. They are announced as changed only when their text would change (a
+ * state change, or the age of a change on the server moving on in 5 s steps, checked every
+ * second while one is visible): VS Code asks for lenses again only after a pause it learns from
+ * how long they took, and every announcement restarts that pause.
  * Invariant: the tick runs only while such a document is visible; none after dispose.
  */
 export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () => 'update' | 'serverSideApply'): vscode.Disposable {
@@ -49,7 +51,9 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
       }
       if (document.uri.toString() !== edit.uri.toString()) return [];
       const top = new vscode.Range(0, 0, 0, 0);
-      return editLenses(stateOf(edit), clock.now()).map(
+      const lenses = editLenses(stateOf(edit), clock.now());
+      shown.set(document.uri.toString(), titlesOf(lenses));
+      return lenses.map(
         (l) => new vscode.CodeLens(top, { title: l.title, tooltip: l.tooltip, command: l.action ? COMMAND_OF[l.action] : '', arguments: l.action ? [edit.uri] : undefined }),
       );
     },
@@ -61,11 +65,28 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
       return edit !== undefined && ((edit.session.serverChange() !== undefined && e.document.isDirty) || (edit.saved !== undefined && !edit.saved.confirmed));
     });
 
+  /** Lens titles as last handed to VS Code, or announced as changed since, by document. */
+  const shown = new Map<string, string>();
+  const titlesOf = (lenses: { title: string }[]) => lenses.map((l) => l.title).join('\n');
+  /** Records the titles of visible edit documents that read otherwise than last shown or announced; true when any does. */
+  const announceChanges = () => {
+    let any = false;
+    for (const e of vscode.window.visibleTextEditors) {
+      const edit = edits.get(e.document.uri);
+      if (!edit || e.document.uri.toString() !== edit.uri.toString()) continue;
+      const now = titlesOf(editLenses(stateOf(edit), clock.now()));
+      if (shown.get(edit.uri.toString()) === now) continue;
+      shown.set(edit.uri.toString(), now);
+      any = true;
+    }
+    return any;
+  };
+
   const refresh = () => {
     timer?.cancel();
     timer = undefined;
     if (disposed) return;
-    changed.fire();
+    if (announceChanges()) changed.fire();
     if (ticking()) timer = clock.setTimer(refresh, TICK_MS);
   };
 
@@ -79,6 +100,7 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
     vscode.workspace.onDidChangeTextDocument((e) => {
       if (edits.get(e.document.uri)) refresh();
     }),
+    vscode.workspace.onDidCloseTextDocument((doc) => shown.delete(doc.uri.toString())),
   ];
   return {
     dispose() {

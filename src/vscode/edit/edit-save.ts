@@ -5,7 +5,7 @@ import type { KubeObject } from '../../informer';
 import { fieldList } from '../../ui/edit/edit-lens-text';
 import type { EditDiagnostics } from './edit-diagnostics';
 import type { EditDocuments, OpenEdit } from './edit-documents';
-import type { Snapshots } from './edit-uri';
+import { editFileName, type Snapshots } from './edit-uri';
 import { hasConflictMarkers, openMergeEditor } from './merge-editor';
 
 /** How long a save may wait for the watch to deliver it before the lens says the view may be behind. */
@@ -98,7 +98,7 @@ export class EditSaver {
     edit.merge = undefined;
     this.edits.changed(edit);
     const save = 'Save';
-    void vscode.window.showInformationMessage(`The merge is in ${edit.ref.name}.yaml, on top of rv ${theirs.metadata.resourceVersion ?? '?'}: save it to write it to the cluster.`, save).then(async (picked) => {
+    void vscode.window.showInformationMessage(`The merge is in ${editFileName(edit.uri)}, on top of rv ${theirs.metadata.resourceVersion ?? '?'}: save it to write it to the cluster.`, save).then(async (picked) => {
       if (picked === save) await (this.edits.documentOf(edit) ?? doc).save();
     });
   }

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
 import type { WatchEntry } from '../../manager';
 import { EDIT_SCHEME, type ObjectRef } from '../object-documents';
+import { KIND_NAME_SLASH, objectTabPath, pathSegment } from '../tab-title';
 
 /**
- * The URIs of editing: `kubewatch-edit:/context/resource/namespace/name.yaml` is the editable
- * document of an object, `…/namespace/merge/name.yaml` the scratch result of a merge in VS Code's
- * merge editor (EditRefs maps both back to the object); `kubewatch-snapshot:` holds read-only texts (the merge's inputs, the change on the server,
+ * The URIs of editing: `kubewatch-edit:/context/namespace/edit/Kind∕name.yaml` is the editable
+ * document of an object, `…/namespace/merge/Kind∕name.yaml` the scratch result of a merge in VS
+ * Code's merge editor (EditRefs maps both back to the object); `kubewatch-snapshot:` holds read-only texts (the merge's inputs, the change on the server,
  * an apply's dry run) kept in memory while open.
  */
 
@@ -16,14 +17,13 @@ export function editKey(ref: ObjectRef): string {
   return `${ref.entryId}\u0000${ref.namespace}\u0000${ref.name}`;
 }
 
-const clean = (s: string) => s.replace(/[/\\?#]/g, '_') || '_';
-
 /**
- * The paths of editable documents, which read as what they are
- * (`kubewatch-edit:/kind-dev/configmaps/shop/web.yaml`; a merge's result under `…/shop/merge/web.yaml`),
- * and the objects they name. VS Code shows the URI in its save errors, so it carries no opaque
- * query: the path is mapped back to the watch it came from, or, for a document VS Code restores
- * after a reload, found among the watches by its context, resource and namespace.
+ * The paths of editable documents, named as the live documents are (tab-title.ts), in a folder
+ * `edit` (`kubewatch-edit:/kind-dev/shop/edit/ConfigMap∕web.yaml`; a merge's result in `merge`),
+ * so that the editable tab and the live one of an object tell themselves apart. VS Code shows the
+ * URI in its save errors, so it carries no opaque query: the path is mapped back to the watch it
+ * came from, or, for a document VS Code restores after a reload, found among the watches by its
+ * context, namespace and kind.
  */
 export class EditRefs {
   private readonly byPath = new Map<string, ObjectRef>();
@@ -32,8 +32,7 @@ export class EditRefs {
 
   /** The editable document of `ref`. */
   uriOf(ref: ObjectRef, entry: WatchEntry | undefined): vscode.Uri {
-    const segments = [entry?.context || 'current-context', entry?.resource ?? 'objects', ref.namespace || '_cluster', `${ref.name}.yaml`].map(clean);
-    const uri = vscode.Uri.from({ scheme: EDIT_SCHEME, path: `/${segments.join('/')}` });
+    const uri = vscode.Uri.from({ scheme: EDIT_SCHEME, path: editPath(ref, entry, 'edit') });
     this.byPath.set(uri.path, ref);
     return uri;
   }
@@ -41,14 +40,18 @@ export class EditRefs {
   /** The object an editable or merge document edits. */
   refOf(uri: vscode.Uri): ObjectRef | undefined {
     if (uri.scheme !== EDIT_SCHEME) return undefined;
-    const path = editPathOf(uri);
+    const parts = uri.path.split('/');
+    if (parts.length !== 5 || (parts[3] !== 'edit' && parts[3] !== 'merge')) return undefined;
+    const path = [...parts.slice(0, 3), 'edit', parts[4]].join('/');
     const known = this.byPath.get(path);
     if (known) return known;
-    const [context, resource, namespace, file] = path.split('/').slice(1);
-    if (!file?.endsWith('.yaml')) return undefined;
-    const name = file.slice(0, -'.yaml'.length);
+    const [, context, namespace, , file] = parts;
+    const at = file.indexOf(KIND_NAME_SLASH);
+    if (at < 0 || !file.endsWith('.yaml')) return undefined;
+    const kind = file.slice(0, at);
+    const name = file.slice(at + KIND_NAME_SLASH.length, -'.yaml'.length);
     const ns = namespace === '_cluster' ? '' : namespace;
-    const entry = this.entries().find((e) => clean(e.context || 'current-context') === context && clean(e.resource) === resource && (e.namespace === '' || e.namespace === ns));
+    const entry = this.entries().find((e) => pathSegment(e.context || 'current-context') === context && e.type?.kind === kind && (e.namespace === '' || e.namespace === ns));
     if (!entry) return undefined;
     const ref = { entryId: entry.id, namespace: ns, name };
     this.byPath.set(path, ref);
@@ -56,21 +59,28 @@ export class EditRefs {
   }
 }
 
-/** The editable document's path of an edit or merge URI. */
-function editPathOf(uri: vscode.Uri): string {
-  const parts = uri.path.split('/');
-  return parts.length === 6 && parts[4] === 'merge' ? [...parts.slice(0, 4), parts[5]].join('/') : uri.path;
+/** `/context/namespace/edit/Kind∕name.yaml` (or `merge`). */
+function editPath(ref: ObjectRef, entry: WatchEntry | undefined, folder: 'edit' | 'merge'): string {
+  const kind = entry?.type?.kind ?? entry?.resource ?? 'object';
+  const live = objectTabPath(entry?.context ?? '', ref.namespace, kind, ref.name, '.yaml');
+  const cut = live.lastIndexOf('/');
+  return `${live.slice(0, cut)}/${folder}${live.slice(cut)}`;
 }
 
-/** The scratch result of a merge of the edit at `uri`: `…/namespace/merge/name.yaml`. */
+/** The scratch result of a merge of the edit at `uri`: `…/namespace/merge/Kind∕name.yaml`. */
 export function mergeUriOf(uri: vscode.Uri): vscode.Uri {
   const parts = uri.path.split('/');
-  return uri.with({ path: [...parts.slice(0, 4), 'merge', parts[4]].join('/') });
+  return uri.with({ path: [...parts.slice(0, 3), 'merge', parts[4]].join('/') });
 }
 
 export function isMergeUri(uri: vscode.Uri): boolean {
   const parts = uri.path.split('/');
-  return uri.scheme === EDIT_SCHEME && parts.length === 6 && parts[4] === 'merge';
+  return uri.scheme === EDIT_SCHEME && parts.length === 5 && parts[3] === 'merge';
+}
+
+/** The file name a tab shows for an edit: `ConfigMap∕web.yaml`. */
+export function editFileName(uri: vscode.Uri): string {
+  return uri.path.slice(uri.path.lastIndexOf('/') + 1);
 }
 
 /** Read-only texts by URI, for the merge editor's inputs and the diffs; forgotten when their document closes. */

@@ -62,39 +62,45 @@ export class EditDocument {
     await this.group.locator('.tab.active').first().click();
   }
 
-  /** Replaces every `find` with `replacement` through the editor's Replace widget (Ctrl+H). */
+  /**
+   * Replaces `find` with `replacement` in the first line that holds it, as a person would: go to
+   * the line, select it whole, type it anew (the Replace widget's buttons move as it lays out).
+   */
   async replace(find: string, replacement: string): Promise<void> {
-    await this.focus();
-    await this.page.keyboard.press('Control+H');
-    const widget = this.editor.locator('.find-widget');
-    await widget.waitFor({ state: 'visible', timeout: 15_000 });
-    const findBox = widget.locator('.find-part textarea, .find-part input').first();
-    await findBox.fill(find);
-    const replaceBox = widget.locator('.replace-part textarea, .replace-part input').first();
-    await replaceBox.fill(replacement);
-    await poll(`a match of ${JSON.stringify(find)}`, async () => (await widget.locator('.matchesCount').textContent()) ?? '', (t) => /^1 of|^\d+ of/.test(t.trim()), { timeoutMs: 15_000 });
-    await widget.locator('[aria-label^="Replace All"]').first().click();
-    await widget.locator('[aria-label^="Close"]').first().click();
-    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
+    const index = await this.goToLineWith(find);
+    const line = (await this.text())[index];
+    await this.goToLine(index + 1);
+    await this.page.keyboard.press('End');
+    await this.page.keyboard.press('Shift+Home');
+    await this.page.keyboard.press('Shift+Home');
+    await this.page.keyboard.type(line.replace(find, replacement));
   }
 
-  /** Types `text` on a new line below the first line that contains `after` (found in the text from the top). */
-  async insertLineAfter(after: string, text: string): Promise<void> {
-    const lines = await this.text();
-    const index = lines.findIndex((l) => l.includes(after));
-    if (index < 0) throw new Error(`no line with ${JSON.stringify(after)} in\n${lines.join('\n')}`);
+  /** The index of the first line holding `text`, waiting for it to be there. */
+  private async goToLineWith(text: string): Promise<number> {
+    const lines = await poll(`a line with ${JSON.stringify(text)}`, () => this.text(), (l) => l.some((x) => x.includes(text)), { timeoutMs: 15_000 });
+    return lines.findIndex((l) => l.includes(text));
+  }
+
+  /** Moves the cursor to line `n` (1-based) through the quick input (`:n`; the browser keeps Ctrl+G). */
+  private async goToLine(n: number): Promise<void> {
     await this.toTop();
-    // Go to Line (the quick input with `:N`; the browser keeps Ctrl+G), the line's end, a new
-    // line; the indentation the editor adds is replaced.
     const widget = this.page.locator('.quick-input-widget');
     const input = widget.locator('.quick-input-box input');
     // A picker still closing (a command just run) would take the keys: wait for it to go first.
     await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
     await this.page.keyboard.press('F1');
     await poll('the command palette', () => input.inputValue(), (v) => v.startsWith('>'), { timeoutMs: 15_000 });
-    await input.fill(`:${index + 1}`);
+    await input.fill(`:${n}`);
     await this.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 15_000 });
+  }
+
+  /** Types `text` on a new line below the first line that contains `after` (found in the text from the top). */
+  async insertLineAfter(after: string, text: string): Promise<void> {
+    const index = await this.goToLineWith(after);
+    await this.goToLine(index + 1);
+    // The line's end, a new line; the indentation the editor adds is replaced.
     await this.page.keyboard.press('End');
     await this.page.keyboard.press('Enter');
     await this.page.keyboard.press('Shift+Home');

@@ -97,15 +97,10 @@ export function serverChange(base: KubeObject, live: KubeObject, at: number, wit
   return { resourceVersion: live.metadata.resourceVersion ?? '', at, fields, allFields, ...(manager ? { manager } : {}) };
 }
 
-/**
- * `just now`, `15 s ago`, `3 min ago`, `2 h ago`: in steps of 5 s under a minute, so that the
- * notice changes at most every 5 s (an editor asks for its lenses again only after a pause, and
- * a notice redrawn every second would keep it waiting).
- */
+/** `12 s ago`, `3 min ago`, `2 h ago`. */
 export function ageText(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
-  if (s < 5) return 'just now';
-  if (s < 60) return `${s - (s % 5)} s ago`;
+  if (s < 60) return `${s} s ago`;
   return `${agePart(s)} ago`;
 }
 

@@ -30,6 +30,8 @@ export function readEditSettings(): EditSettings {
 export interface EditingRegistration extends vscode.Disposable {
   edits(): OpenEdit[];
   diagnostics(uri: vscode.Uri): readonly vscode.Diagnostic[];
+  /** The status an editable document shows after its first line now (edit-lens-text.ts). */
+  status(uri: vscode.Uri): string | undefined;
 }
 
 /**
@@ -67,11 +69,12 @@ export function registerEditing(
   const snapshots = new Snapshots();
   const saver = new EditSaver(edits, diagnostics, snapshots, clock, settings);
   const fileSystem = new EditFileSystem(edits, saver);
+  const lenses = registerEditLenses(edits, clock, () => settings().saveMode);
   const disposables = vscode.Disposable.from(
     setEditRefResolver((uri) => edits.refs.refOf(uri)),
     vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, fileSystem, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
-    registerEditLenses(edits, clock, () => settings().saveMode),
+    lenses,
     registerEditCommands(edits, saver, diagnostics, snapshots),
     diagnostics,
     snapshots,
@@ -80,6 +83,7 @@ export function registerEditing(
   return {
     edits: () => edits.all(),
     diagnostics: (uri) => diagnostics.get(uri),
+    status: (uri) => lenses.statusOf(uri),
     dispose: () => disposables.dispose(),
   };
 }

@@ -42,7 +42,31 @@ export class EditDocument {
   /** Scrolls to the first line (the lenses sit above it), moving the cursor there. */
   async toTop(): Promise<void> {
     await this.group.locator('.tab.active').first().click();
+    // The editor takes the focus from the tab a moment after the click.
+    await poll('the editor focused', () => this.editor.evaluate((el) => el.classList.contains('focused')), (f) => f, { timeoutMs: 10_000 }).catch(() => undefined);
     await this.page.keyboard.press('Control+Home');
+  }
+
+  /**
+   * The status drawn after the first line (a decoration: CSS `::after` content, never text of the
+   * document), or '' without one.
+   */
+  async status(): Promise<string> {
+    await this.toTop();
+    return this.editor.locator('.view-lines .view-line span').evaluateAll((els) => {
+      // The page's own getComputedStyle (these test files are type-checked without the DOM library).
+      const page = globalThis as unknown as { getComputedStyle(el: unknown, pseudo: string): { content: string } };
+      for (const el of els) {
+        const content = page.getComputedStyle(el, '::after').content;
+        if (content && content !== 'none' && content !== 'normal' && content.length > 2) return (JSON.parse(content) as string).replace(/\u00a0/g, ' ');
+      }
+      return '';
+    });
+  }
+
+  /** Polls the status until `accept` holds. */
+  async waitForStatus(what: string, accept: (status: string) => boolean, opts?: PollOptions): Promise<string> {
+    return poll(what, () => this.status(), accept, { timeoutMs: 60_000, ...opts });
   }
 
   /** Clicks the lens whose text is `text`. */
@@ -82,18 +106,25 @@ export class EditDocument {
     return lines.findIndex((l) => l.includes(text));
   }
 
-  /** Moves the cursor to line `n` (1-based) through the quick input (`:n`; the browser keeps Ctrl+G). */
+  /** Moves the cursor to the start of line `n` (1-based): from the top, down a line at a time (no picker to race). */
   private async goToLine(n: number): Promise<void> {
-    await this.toTop();
-    const widget = this.page.locator('.quick-input-widget');
-    const input = widget.locator('.quick-input-box input');
-    // A picker still closing (a command just run) would take the keys: wait for it to go first.
-    await widget.waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => undefined);
-    await this.page.keyboard.press('F1');
-    await poll('the command palette', () => input.inputValue(), (v) => v.startsWith('>'), { timeoutMs: 15_000 });
-    await input.fill(`:${n}`);
-    await this.page.keyboard.press('Enter');
-    await input.waitFor({ state: 'hidden', timeout: 15_000 });
+    // Keys pressed before the editor has the focus go elsewhere: check the cursor's line in the
+    // status bar (`Ln 9, Col 1`), and start over when it is not where it should be.
+    for (let attempt = 1; ; attempt++) {
+      await this.toTop();
+      for (let i = 1; i < n; i++) await this.page.keyboard.press('ArrowDown');
+      await this.page.keyboard.press('Home');
+      const at = await poll(`the cursor on line ${n}`, () => this.cursorLine(), (l) => l === n, { timeoutMs: 3_000 }).then(() => true, () => false);
+      if (at) return;
+      if (attempt === 3) throw new Error(`the cursor did not reach line ${n} (it is on line ${await this.cursorLine()})`);
+    }
+  }
+
+  /** The cursor's line as the status bar shows it (`Ln 9, Col 1`), 0 when not shown. */
+  private async cursorLine(): Promise<number> {
+    const texts = await this.page.locator('.monaco-workbench .part.statusbar .statusbar-item').allInnerTexts();
+    const m = texts.map((t) => /Ln (\d+), Col \d+/.exec(t)).find((x) => x !== null);
+    return m ? Number(m[1]) : 0;
   }
 
   /** Types `text` on a new line below the first line that contains `after` (found in the text from the top). */

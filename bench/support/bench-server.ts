@@ -72,8 +72,8 @@ export class BenchServer {
   msPerSecond = 1000;
   private streamChunks: Buffer[] = [];
   private churnTimer: NodeJS.Timeout | undefined;
-  /** The last churn's events of objects of its `logNamespace`: name, the phase it set, when written (epoch ms). */
-  churnLog: { name: string; phase: 'Running' | 'Pending'; at: number }[] = [];
+  /** The last churn's events of objects of its `logNamespace`: name, the restart count it set (its serial), when written (epoch ms). */
+  churnLog: { name: string; n: number; at: number; label: string }[] = [];
   /** Per collection: each object's JSON tail with the status flipped (phase, readiness). */
   private readonly flipped = new Map<Collection, string[]>();
   private streamFromRv = '';
@@ -163,7 +163,7 @@ export class BenchServer {
     const started = performance.now();
     let sent = 0;
     const flips = new Map<RenderedObject, number>();
-    const flipped: { name: string; phase: 'Running' | 'Pending' }[] = [];
+    const flipped: { name: string; n: number; label: string }[] = [];
     const tick = () => {
       const due = Math.min(total, Math.round(((performance.now() - started) * perSecond) / 1000));
       for (const { w, col } of targets) {
@@ -174,10 +174,13 @@ export class BenchServer {
           const obj = col.items[idx];
           const n = (flips.get(obj) ?? 0) + 1;
           flips.set(obj, n);
-          const tail = n % 2 === 1 ? this.flippedTails(col)[idx] : obj.tail;
+          let tail = n % 2 === 1 ? this.flippedTails(col)[idx] : obj.tail;
+          // A Pod of the logged namespace counts its events in its restarts: each one reads differently (B11).
+          const logged = obj.namespace === logNamespace;
+          if (logged) tail = tail.replace(/"restartCount":\d+/, `"restartCount":${n}`);
           this.rv++;
           text += eventLine('MODIFIED', col.spec, { ...obj, tail }, this.rv);
-          if (obj.namespace === logNamespace) flipped.push({ name: obj.name, phase: n % 2 === 1 ? 'Pending' : 'Running' });
+          if (logged) flipped.push({ name: obj.name, n, label: w.label });
         }
         if (text) w.res.write(text);
         // Written to the socket now: the moment a row's change starts (B11).

@@ -26,8 +26,8 @@ export function vscodeMissing(): string | undefined {
 }
 
 /** A kubeconfig file for `conn` (its token names the client in the server's request log). */
-export function writeKubeconfig(conn: Conn, dir: string): string {
-  const file = path.join(dir, 'kubeconfig');
+export function writeKubeconfig(conn: Conn, dir: string, name = 'kubeconfig'): string {
+  const file = path.join(dir, name);
   const ca = Buffer.from(conn.caPem).toString('base64');
   fs.writeFileSync(
     file,
@@ -53,6 +53,8 @@ export interface VsCodeSession {
   dir: string;
   /** The extension host's resident set now, in bytes (0 when it cannot be read). */
   hostRss(): number;
+  /** CPU time the extension host has used so far, in milliseconds (user + system; 0 when it cannot be read). */
+  hostCpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -77,6 +79,18 @@ export async function startVsCode(conn: Conn, settings: Record<string, unknown>)
         const status = fs.readFileSync(`/proc/${host.pid}/status`, 'utf8');
         const kb = /VmRSS:\s+(\d+) kB/.exec(status)?.[1];
         return kb ? Number(kb) * 1024 : 0;
+      } catch {
+        return 0;
+      }
+    },
+    hostCpuMs() {
+      const host = bench.codeServerPid !== undefined ? extensionHost(bench.codeServerPid) : undefined;
+      if (!host) return 0;
+      try {
+        const stat = fs.readFileSync(`/proc/${host.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // utime and stime are fields 14 and 15 of stat (11 and 12 after the state), in clock ticks (100 a second here).
+        return (Number(fields[11]) + Number(fields[12])) * 10;
       } catch {
         return 0;
       }

@@ -82,6 +82,17 @@ export class AbortedError extends Error {
   }
 }
 
+/**
+ * The transport was disposed: nothing sent through it can succeed any more, so the engine stops
+ * trying (an informer on it waits to be stopped or restarted, never loops).
+ */
+export class TransportDisposedError extends AbortedError {
+  constructor() {
+    super('transport disposed');
+    this.name = 'TransportDisposedError';
+  }
+}
+
 function retryAfterMs(header: string | null | undefined, seconds: number | undefined): number | undefined {
   if (header) {
     const n = Number(header);

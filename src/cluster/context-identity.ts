@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { KubeConfig } from '@kubernetes/client-node';
+import { currentUser, stableUserView } from '../connection/credentials/kubeconfig-user';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 
 /**
@@ -11,8 +12,10 @@ import { ClusterRegistry } from '../connection/registry/cluster-registry';
  * disk can tell what changed (F21):
  * - `cluster`: where requests go and how the server is trusted (server URL, CA, TLS name,
  *   skip-verify, proxy). A change means another cluster, or at least another endpoint.
- * - `user`: how requests authenticate (token, client certificate and key, exec plugin,
- *   auth provider, basic auth, impersonation). A change means new credentials for the same cluster.
+ * - `user`: how requests authenticate (token, token file, client certificate and key, exec
+ *   plugin, auth provider, basic auth, impersonation). A change means new credentials for the
+ *   same cluster. The tokens an auth provider rotates and writes back (an OIDC refresh) are no
+ *   change: the user's credential provider picks them up itself, without a relist.
  * Invariant: the digests are one-way (SHA-256), so holding or logging them never exposes a
  * credential; equal configurations always give equal digests.
  */
@@ -24,25 +27,11 @@ export interface ContextFingerprint {
 /** Fingerprints the current context of `kc` (as returned by `selectContext`). */
 export function contextFingerprint(kc: KubeConfig): ContextFingerprint {
   const cluster = kc.getCurrentCluster();
-  const user = kc.getCurrentUser();
   return {
     cluster: digest(
       cluster && [cluster.server, cluster.caData, cluster.caFile, cluster.tlsServerName, cluster.skipTLSVerify, cluster.proxyUrl],
     ),
-    user: digest(
-      user && [
-        user.token,
-        user.certData,
-        user.certFile,
-        user.keyData,
-        user.keyFile,
-        user.exec,
-        user.authProvider,
-        user.username,
-        user.password,
-        user.impersonateUser,
-      ],
-    ),
+    user: digest(stableUserView(currentUser(kc))),
   };
 }
 

@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
+import { load } from 'js-yaml';
+import type { KubeconfigUser } from '../connection/credentials/kubeconfig-user';
 
 /**
  * A kubeconfig could not be used: a file is missing or unreadable, is not YAML, defines no
@@ -176,8 +178,19 @@ function parseFile(file: string): KubeConfig {
     kc.loadFromOptions({ clusters: [], users: [], contexts: [], currentContext: '' });
     return kc;
   }
+  let doc: unknown;
   try {
-    kc.loadFromString(text);
+    doc = load(text);
+  } catch (err) {
+    throw new KubeConfigError(`kubeconfig ${file} ${parseProblem(err)}`);
+  }
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new KubeConfigError(`kubeconfig ${file} is not a kubeconfig (expected a YAML mapping with clusters, users and contexts)`);
+  }
+  const dir = path.dirname(file);
+  const tokenFiles = takeTokenFiles(doc, dir);
+  try {
+    kc.loadFromString(JSON.stringify(doc));
   } catch (err) {
     throw new KubeConfigError(`kubeconfig ${file} ${parseProblem(err)}`);
   }
@@ -185,8 +198,36 @@ function parseFile(file: string): KubeConfig {
   if (!Array.isArray(kc.contexts) || !Array.isArray(kc.clusters) || !Array.isArray(kc.users)) {
     throw new KubeConfigError(`kubeconfig ${file} is not a kubeconfig (expected a YAML mapping with clusters, users and contexts)`);
   }
-  kc.makePathsAbsolute(path.dirname(file));
+  kc.makePathsAbsolute(dir);
+  for (const user of kc.users as KubeconfigUser[]) {
+    user.definedIn = file;
+    const tokenFile = tokenFiles.get(user.name);
+    if (tokenFile) user.tokenFile = tokenFile;
+  }
   return kc;
+}
+
+/**
+ * Takes every user's token file out of a parsed kubeconfig: `tokenFile` as kubectl spells it
+ * (which client-node ignores) and `token-file` as client-node spells it (which it reads at once,
+ * relative to the working directory, untrimmed, failing the whole file when any user's token
+ * file is unreadable). The paths come back absolute, resolved against the kubeconfig's
+ * directory as kubectl resolves them; the credentials read them when a context in use needs
+ * them, and again as they rotate. kubectl's spelling wins when both are there.
+ */
+function takeTokenFiles(doc: object, dir: string): Map<string, string> {
+  const found = new Map<string, string>();
+  const users = (doc as { users?: unknown }).users;
+  if (!Array.isArray(users)) return found;
+  for (const entry of users as { name?: unknown; user?: Record<string, unknown> }[]) {
+    const user = entry?.user;
+    if (!user || typeof user !== 'object') continue;
+    const file = [user.tokenFile, user['token-file']].find((f): f is string => typeof f === 'string' && f.trim() !== '');
+    delete user.tokenFile;
+    delete user['token-file'];
+    if (typeof entry.name === 'string' && file) found.set(entry.name, path.resolve(dir, file.trim()));
+  }
+  return found;
 }
 
 function fileProblem(err: unknown): string {
@@ -214,7 +255,6 @@ function parseProblem(err: unknown): string {
     const column = typeof e.mark?.column === 'number' && line ? `, column ${e.mark.column + 1}` : '';
     return `is not valid YAML${line}${column}`;
   }
-  if (e?.code === 'ENOENT' || e?.code === 'EACCES') return 'names a token file that cannot be read';
   // client-node's own validation ("clusters[0].cluster.server is missing") names fields, never values.
   if (typeof e?.message === 'string' && /^(clusters|users|contexts)\[\d+\]\.[\w.]+ is missing$/.test(e.message)) {
     return `is incomplete: ${e.message}`;

@@ -86,6 +86,7 @@ function classify(err: unknown): { phase: InformerPhase; slow: boolean; reason: 
     if (err.code === 403) return { phase: 'forbidden', slow: true, reason };
     return { phase: 'backing-off', slow: false, reason, retryAfterMs: err.retryAfterMs };
   }
+  if (err instanceof TransportError && err.code === 'ECREDENTIALS') return { phase: 'credentials-failed', slow: false, reason: err.message };
   if (err instanceof TransportError) return { phase: 'unreachable', slow: false, reason: `discovery failed: ${err.message}` };
   return { phase: 'backing-off', slow: false, reason: `discovery failed: ${describeError(err)}` };
 }

@@ -8,7 +8,7 @@ import type { InformerPhase, InformerState } from '../informer';
 export type HealthState = InformerPhase | 'reconnecting' | 'paused' | 'suspended';
 
 /** Every band state, calm ones first; the order of the webview's legend. */
-export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'forbidden', 'not-found', 'suspended', 'paused', 'stopped'];
+export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'credentials-failed', 'forbidden', 'not-found', 'suspended', 'paused', 'stopped'];
 
 /** The band state of an informer (or resolution) state. Pure. */
 export function healthStateOf(state: InformerState): HealthState {
@@ -24,5 +24,5 @@ export function healthStateOf(state: InformerState): HealthState {
 
 /** States in which the watch is not delivering changes because something went wrong. */
 export function isTroubleState(state: HealthState): boolean {
-  return state === 'reconnecting' || state === 'backing-off' || state === 'unreachable' || state === 'unauthorized' || state === 'forbidden' || state === 'not-found';
+  return state === 'reconnecting' || state === 'backing-off' || state === 'unreachable' || state === 'unauthorized' || state === 'credentials-failed' || state === 'forbidden' || state === 'not-found';
 }

@@ -2,6 +2,7 @@ import { AbortedError, ApiError, ProtocolError, TransportError, describeError } 
 import type { InformerPhase } from './informer-state';
 import { DeadlineError, ShortWatchError, type ReflectorContext, type ReflectorHost } from './reflector-context';
 import type { StreamingListMemory } from './streaming-list-memory';
+import { CONNECTION_REPLACED } from './transport';
 import { StreamingListIncompleteError, StreamingListUnsupportedError } from './watch-list';
 
 /** Why a loop iteration ended, and what to do next. */
@@ -21,7 +22,6 @@ const NETWORK_UNREACHABLE = new Set([
   'EHOSTUNREACH',
   'ENETUNREACH',
   'ETIMEDOUT',
-  'ECREDENTIALS',
   'EPROTO',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'SELF_SIGNED_CERT_IN_CHAIN',
@@ -98,6 +98,17 @@ export class FailurePolicy {
       stats.errors++;
       this.host.emit({ type: 'warning', message: err.message, eventType: err.eventType });
       return { relist: false, wait: 'none', phase: 'connecting', reason: err.message };
+    }
+    if (err instanceof TransportError && err.code === CONNECTION_REPLACED) {
+      // F24: after a wake the transport replaced a connection that did not answer in time by a
+      // fresh one that did: the network is there, so the watch resumes on it at once.
+      return { relist: false, wait: 'none', phase: 'connecting', reason: err.message };
+    }
+    if (err instanceof TransportError && err.code === 'ECREDENTIALS') {
+      // F46: a failing exec plugin (or auth provider) is no news about the network; its message
+      // says how it failed (exit code, bad output, timeout), never what it printed.
+      stats.errors++;
+      return { relist: false, wait: 'backoff', phase: 'credentials-failed', reason: err.message };
     }
     if (err instanceof TransportError) {
       stats.errors++;

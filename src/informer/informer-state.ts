@@ -9,6 +9,8 @@ export type InformerPhase =
   | 'backing-off'
   | 'unreachable'
   | 'unauthorized'
+  /** The credentials could not be obtained (an exec plugin failed: exit code, bad output, timeout). */
+  | 'credentials-failed'
   | 'forbidden'
   | 'not-found'
   | 'stopped';

@@ -79,6 +79,11 @@ export class Informer implements ReflectorHost, StoreListener {
   private handlers: InformerHandler[] = [];
   private currentState: InformerState;
   private run: { ctl: AbortController; done: Promise<void> } | undefined;
+  /**
+   * Counts stop() and restart() calls: a restart starts again only if no stop (or later restart)
+   * came while it waited for the old run to end, so a stop during a restart is final (F42).
+   */
+  private intent = 0;
   private syncWaiters: ((synced: boolean) => void)[] = [];
 
   constructor(readonly options: InformerOptions) {
@@ -152,8 +157,12 @@ export class Informer implements ReflectorHost, StoreListener {
     this.run = { ctl, done: this.reflector.run(ctl.signal) };
   }
 
-  /** Stops every request and timer. Resolves once nothing is left running. */
+  /**
+   * Stops every request and timer. Resolves once nothing is left running. Final: a restart that
+   * was waiting for its old run when stop() came does not start again (F42).
+   */
   async stop(): Promise<void> {
+    this.intent++;
     const run = this.run;
     if (!run) return;
     this.run = undefined;
@@ -171,12 +180,16 @@ export class Informer implements ReflectorHost, StoreListener {
    */
   async restart(reason = 'restart requested'): Promise<void> {
     this.emit({ type: 'restart', reason });
+    const intent = ++this.intent;
+    // The old run stays `run` until it has ended, so a stop() meanwhile waits for it too.
     const run = this.run;
-    this.run = undefined;
     if (run) {
       run.ctl.abort();
       await run.done;
     }
+    // A stop() (or a later restart) came while the old run ended: it decides what happens now.
+    if (intent !== this.intent) return;
+    if (this.run === run) this.run = undefined;
     this.start();
   }
 

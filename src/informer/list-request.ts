@@ -32,14 +32,18 @@ export async function listAll(r: ReflectorContext, signal: AbortSignal, relistRe
         );
         r.o.streamingListMemory.connectionSucceeded();
         pages++;
-        if (listStream && page && typeof page === 'object' && Array.isArray(page.items) && page.items.length === 0) page.items = streamed;
-        if (!page || typeof page !== 'object' || !Array.isArray(page.items) || typeof page.metadata?.resourceVersion !== 'string') {
-          throw new ProtocolError('the server answered the list with something that is not a list');
-        }
-        listRv = page.metadata.resourceVersion;
-        collect(r, page.items, page.kind, page.apiVersion, items);
-        r.host.emit({ type: 'list-page', page: pages, items: page.items.length });
-        cont = page.metadata.continue ?? '';
+        if (!page || typeof page !== 'object' || Array.isArray(page)) throw new ProtocolError('the server answered the list with something that is not a list');
+        // F48, as client-go accepts them: `items: null` (or none) is an empty list; a list without a
+        // resourceVersion is watched from the current state (resourceVersion unset).
+        const pageItems = listStream && streamed.length > 0 ? streamed : (page.items ?? []);
+        if (!Array.isArray(pageItems)) throw new ProtocolError('the server answered the list with items that are not a list');
+        const rv = page.metadata?.resourceVersion;
+        if (rv !== undefined && rv !== null && typeof rv !== 'string') throw new ProtocolError('the server answered the list with a resourceVersion that is not a string');
+        listRv = rv ?? '';
+        collect(r, pageItems, page.kind, page.apiVersion, items);
+        r.host.emit({ type: 'list-page', page: pages, items: pageItems.length });
+        const next = page.metadata?.continue;
+        cont = typeof next === 'string' ? next : '';
       } while (cont);
     } catch (err) {
       if (err instanceof ApiError && err.isExpired && cont && paginate) {
@@ -76,6 +80,7 @@ export function publishList(r: ReflectorContext, items: KubeObject[], listRv: st
   r.needList = false;
   r.relistReason = undefined;
   r.resourceVersionUnavailable = false;
+  r.incompleteStreamingLists = 0;
   r.host.emit({
     type: 'list-done',
     items: items.length,

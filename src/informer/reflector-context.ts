@@ -62,6 +62,8 @@ export class ReflectorContext {
   watchOpened = false;
   /** Whether the current loop iteration's watch failed with a transport error right after opening. */
   watchFailedAtOnce = false;
+  /** Streaming lists in a row that opened but ended or were cut before their bookmark (F47). */
+  incompleteStreamingLists = 0;
   /** Whether the last attempt (list or watch) failed; survives a restart. */
   lastAttemptFailed = false;
   /** With the default transform, the transport need not build managedFields at all. */

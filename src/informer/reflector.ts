@@ -1,3 +1,4 @@
+import { TransportDisposedError, describeError } from '../base/api-error';
 import { sleep } from '../base/sleep';
 import { errorKey, FailurePolicy, repeatsLeadToRelist } from './failure-policy';
 import { listAll } from './list-request';
@@ -10,6 +11,9 @@ export type { ReflectorHost, ReflectorOptions } from './reflector-context';
 
 /** Retries at once in a row after which the next one backs off instead. */
 const TIGHT_LOOP_GUARD = 3;
+
+/** Streaming lists in a row ended or cut before their bookmark after which the type is listed by LIST (F47). */
+export const INCOMPLETE_STREAMING_LISTS = 3;
 
 /**
  * The list/watch state machine for one informer: the run loop. It owns the resourceVersion
@@ -104,6 +108,20 @@ export class Reflector {
         continue; // F04: a watch that reached its timeout is re-opened at once
       } catch (err) {
         if (signal.aborted) break;
+        if (err instanceof TransportDisposedError) {
+          // Nothing can succeed on a disposed transport: no retry loop, wait to be stopped or restarted.
+          this.r.host.setPhase('stopped', 'its connection to the cluster was closed');
+          await aborted(signal);
+          break;
+        }
+        if (this.r.incompleteStreamingLists >= INCOMPLETE_STREAMING_LISTS && this.o.streamingList === 'auto') {
+          // F47: as after a 422 (F33), remembered for the cluster's group/version; the paginated LIST at once.
+          const why = `${this.r.incompleteStreamingLists} streaming lists in a row ended before their initial-events-end bookmark (${describeError(err)})`;
+          this.r.incompleteStreamingLists = 0;
+          this.o.streamingListMemory.remember(groupVersion(this.o.type), why);
+          this.r.host.emit({ type: 'streaming-list-fallback', reason: why });
+          continue;
+        }
         if (err instanceof StreamingListUnsupportedError && this.o.streamingList === 'auto') {
           // F33/F34: remembered for the cluster's group/version; the paginated LIST at once.
           this.o.streamingListMemory.remember(groupVersion(this.o.type), err.why);
@@ -166,4 +184,12 @@ export class Reflector {
     if (wait === 'backoff') return b;
     return { delayMs: Math.max(b.delayMs, Math.min(wait, this.o.maxRetryAfterMs)), attempt: b.attempt };
   }
+}
+
+/** Resolves when `signal` fires. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }

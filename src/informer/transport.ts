@@ -52,6 +52,12 @@ export interface WriteRequest {
 }
 
 /**
+ * The TransportError code of a request whose connection the transport replaced by a fresh one
+ * that answers (after a wake, F24): the network is there, so the engine retries at once.
+ */
+export const CONNECTION_REPLACED = 'ECONNREPLACED';
+
+/**
  * How the engine talks to one cluster. A transport owns its connections: `dispose()` closes
  * every socket it opened. Implementations reject with ApiError (the server said no),
  * TransportError (the network failed) or AbortedError (the signal fired).

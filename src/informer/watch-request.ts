@@ -210,6 +210,11 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
   if (initial && refusesStreamingList(failure)) failure = new StreamingListUnsupportedError(`422 ${(failure as ApiError).message}`);
   // A streaming list that ended before its bookmark published nothing (F35).
   if (initial && !failure && !signal.aborted) failure = new StreamingListIncompleteError();
+  // F47: a streaming list that opened and then ended or was cut before its bookmark counts
+  // towards giving the streaming list up for this type.
+  if (initial && opened && !signal.aborted && (failure instanceof StreamingListIncompleteError || failure instanceof TransportError || failure instanceof DeadlineError)) {
+    r.incompleteStreamingLists++;
+  }
   // A healthy server ends a watch at its timeout. One that ends at once with nothing in it is broken (F20).
   const outcome: WatchOutcome =
     events > 0 || durationMs >= (timeoutSeconds * 1000) / 2 ? 'timeout' : durationMs < SHORT_WATCH_MS ? 'short' : 'early';

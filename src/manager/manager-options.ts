@@ -22,7 +22,7 @@ export interface WatchManagerOptions {
    * registry of the manager's own (its wake detector runs while any transport is in use).
    */
   clusterRegistry?: ClusterRegistry;
-  /** The HTTP/2 PING health check of the default transports; default read-idle 30 s, PING timeout 15 s. */
+  /** The HTTP/2 PING health check of the default transports; default read-idle 15 s, PING timeout 10 s. */
   healthCheck?: Partial<HealthCheckTiming>;
   informerOptions?: ExtraInformerOptions;
   /** Quiet time after a kubeconfig file changes before it is re-read; default 250 ms of wall time. */

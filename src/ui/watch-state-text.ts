@@ -68,6 +68,8 @@ function describePhase(entry: WatchEntry, now: number): WatchStateText {
       return { text: withNextTry(reason ? `unreachable: ${reason}` : 'unreachable', state.nextRetryAt, now), icon: 'debug-disconnect', color: themeColors.red, tone: 'error' };
     case 'unauthorized':
       return { text: withNextTry('unauthorized', state.nextRetryAt, now), icon: 'lock', color: themeColors.red, tone: 'error' };
+    case 'credentials-failed':
+      return { text: withNextTry(reason ? `credentials failed: ${reason}` : 'credentials failed', state.nextRetryAt, now), icon: 'key', color: themeColors.red, tone: 'error' };
     case 'forbidden':
       return { text: withNextTry('forbidden', state.nextRetryAt, now), icon: 'lock', color: themeColors.red, tone: 'error' };
     case 'not-found':

@@ -30,7 +30,7 @@ export function readConnectionSettings(): { readIdleMs: number; pingTimeoutMs: n
     const v = c.get<number>(key, fallback);
     return (typeof v === 'number' && Number.isFinite(v) && v >= 1 ? v : fallback) * 1000;
   };
-  return { readIdleMs: seconds('connection.readIdleSeconds', 30), pingTimeoutMs: seconds('connection.pingTimeoutSeconds', 15) };
+  return { readIdleMs: seconds('connection.readIdleSeconds', 15), pingTimeoutMs: seconds('connection.pingTimeoutSeconds', 10) };
 }
 
 /**

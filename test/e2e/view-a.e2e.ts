@@ -191,21 +191,24 @@ describe('Kube Watch in the browser: time that never lies and the view (V16, V17
 
   it('V28 Pause freezes the tree and draws it stale; Resume brings it back live', async () => {
     await ui.tree.expand(['configmaps']);
-    const before = await ui.tree.children(['configmaps']);
+    const before = await poll('the configmaps namespaces', () => ui.tree.children(['configmaps']), (rows) => rows.length > 0);
     await ui.quickPick.runCommand('Kube Watch: Pause Watching');
-    await ui.statusBar.waitForKubeWatch('Paused', (s) => s.text === 'Paused' && s.icon === 'stop-circle');
-    const paused = await poll('every resource node paused', roots, (rs) => rs.length === ROOTS.length && rs.every((r) => r.description.startsWith('paused')), { timeoutMs: 30_000 });
-    assert.equal(paused.length, ROOTS.length, 'the tree keeps its rows');
-    await ui.tree.expand(['configmaps', before[0].label]);
-    const objects = await poll(
-      'the objects drawn stale',
-      () => ui.tree.children(['configmaps', before[0].label]),
-      (rs) => rs.length > 0 && rs.every((r) => /^stale \d+ s · paused/.test(r.description)),
-      { timeoutMs: 30_000 },
-    );
-    assert.ok(objects.length > 0);
-    await shoot('V28-paused-stale');
-    await ui.quickPick.runCommand('Kube Watch: Resume Watching');
+    try {
+      await ui.statusBar.waitForKubeWatch('Paused', (s) => s.text === 'Paused' && s.icon === 'stop-circle');
+      const paused = await poll('every resource node paused', roots, (rs) => rs.length === ROOTS.length && rs.every((r) => r.description.startsWith('paused')), { timeoutMs: 30_000 });
+      assert.equal(paused.length, ROOTS.length, 'the tree keeps its rows');
+      await ui.tree.expand(['configmaps', before[0].label]);
+      const objects = await poll(
+        'the objects drawn stale',
+        () => ui.tree.children(['configmaps', before[0].label]),
+        (rs) => rs.length > 0 && rs.every((r) => /^stale \d+ s · paused/.test(r.description)),
+        { timeoutMs: 30_000 },
+      );
+      assert.ok(objects.length > 0);
+      await shoot('V28-paused-stale');
+    } finally {
+      await ui.quickPick.runCommand('Kube Watch: Resume Watching');
+    }
     await ui.statusBar.waitForKubeWatch(ALL, (s) => s.text === ALL, { timeoutMs: 90_000 });
     await poll('the objects live again', () => ui.tree.children(['configmaps', before[0].label]), (rs) => rs.length > 0 && rs.every((r) => !r.description.startsWith('stale')), { timeoutMs: 60_000 });
     await ui.tree.collapse(['configmaps']);

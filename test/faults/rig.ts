@@ -25,6 +25,15 @@ export const SCALE = 250;
 /** Real milliseconds per server second at SCALE. */
 export const SERVER_MS_PER_SECOND = 1000 / SCALE;
 
+/**
+ * How much faster than real time the transport's timers run by default. Far less than SCALE:
+ * they judge real network round trips (a PING has 3 s to answer after a stream outlives its
+ * timeout, 10 s after 15 s of silence), which a loaded machine stretches by tens of
+ * milliseconds, and at SCALE a 3 s PING deadline would be 12 ms of real time. The rows about
+ * these timers have their own tests (test/faults/connection.test.ts, silent-connections.test.ts).
+ */
+export const TRANSPORT_SCALE = 10;
+
 /** Upper bound, in real milliseconds, for anything a test waits for. A bound, not a timing assertion. */
 export const WAIT_BOUND_MS = 15_000;
 
@@ -41,8 +50,10 @@ export interface RigOptions {
   /** Do not start the informer. */
   noStart?: boolean;
   /**
-   * The clock of the transport's timers (the HTTP/2 health check); by default the informer's.
-   * A stepping informer clock needs its own here: a PING timer firing mid-watch would step it.
+   * The clock of the transport's timers (the HTTP/2 health check and the PINGs a stream's
+   * evidence asks for, the HTTP/1.1 silence guard); by default one TRANSPORT_SCALE times faster
+   * than real time. A stepping informer clock needs its own here: a PING timer firing mid-watch
+   * would step it.
    */
   transportClock?: Clock;
   /** Reach the server through a TcpRelay that can freeze connections. */
@@ -86,7 +97,8 @@ export class Rig extends ConfigMapObjects implements FaultContext {
     }
     const kc = new KubeConfig();
     kc.loadFromString(config);
-    rig.transport = new KubeConfigTransport(kc, { clock: opts.transportClock ?? rig.clock, credentials: rig.credentials?.acquire(kc) });
+    const transportClock = opts.transportClock ?? acceleratedClock(TRANSPORT_SCALE, seededRandom((opts.seed ?? 1) + 1));
+    rig.transport = new KubeConfigTransport(kc, { clock: transportClock, credentials: rig.credentials?.acquire(kc) });
     rig.streamingListMemory = new StreamingListMemory(rig.clock);
     rig.informer = new Informer({
       transport: rig.transport,

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
+import { acceleratedClock } from '../../src/base/clock';
 import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
 import { ExecPluginFixture } from '../support/exec-plugin/exec-plugin-fixture';
 import { StreamsRig, get, heldConnection, until } from './rig';
@@ -66,7 +67,10 @@ describe('port-forward: through frozen connections, wakes and renewed credential
 
   it('S06 a credential revoked mid-forward is renewed by the exec plugin and new connections go on', async () => {
     const plugin = new ExecPluginFixture('token-1');
-    rig = await StreamsRig.start({ token: 'token-1', kubeconfig: (_text, server) => plugin.kubeconfig({ server: server.url, caPem: server.caPem }) });
+    // A user's plugin runs at most once in 10 s (F38): the 401 right after the first run waits out
+    // that window, here on a clock 5 times faster, so the held keep-alive connection (the simulated
+    // pod closes one idle for 5 s) lives through it.
+    rig = await StreamsRig.start({ token: 'token-1', clock: acceleratedClock(5), kubeconfig: (_text, server) => plugin.kubeconfig({ server: server.url, caPem: server.caPem }) });
     rig.pod('web-1', { app: 'web' });
     const f = rig.forward({ kind: 'Pod', namespace: 'shop', name: 'web-1', port: 8080, localPort: 0 });
     await f.start();

@@ -51,6 +51,11 @@ export class TcpRelay {
     this.frozenForNew = newOnes;
   }
 
+  /** Stops forwarding on connections accepted from now on only; live ones go on (a fresh connection that cannot get through). */
+  freezeNew(): void {
+    this.frozenForNew = true;
+  }
+
   /** Forwards again on every connection, delivering what was held back. */
   unfreezeAll(): void {
     this.frozenForNew = false;

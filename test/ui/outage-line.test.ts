@@ -53,4 +53,14 @@ describe('log terminal outage line (V30)', () => {
       '',
     ]);
   });
+
+  it('V30 the open line never wraps: cut to the terminal\'s width, the reason giving way to the count and countdown', () => {
+    const line = new OutageLine();
+    line.columns = 60;
+    const out = line.failed('a', 'connect ECONNREFUSED 127.0.0.1:6443 (a long reason that goes on and on)', 4000, 0);
+    const [shown] = screen(out);
+    assert.ok(shown.length <= 59, `${shown.length}: ${shown}`);
+    assert.match(shown, /^── cannot read the.*… · 1 failed attempt · next try in 4 s ──$/);
+  });
 });
+

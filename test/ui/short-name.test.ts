@@ -23,6 +23,7 @@ describe('pod titles at the default side bar width (V27)', () => {
     assert.equal(podStatusOnly('ledg…z9w4c', 'CrashLoopBackOff'), true);
     assert.equal(podStatusOnly('prometheus…h2jrl', 'Running'), false);
     assert.equal(podStatusOnly('nightly…7hxkq', 'Completed'), false);
+    assert.equal(podStatusOnly('checkout-6f7d9c8b5-x2v7q', 'Running'), false, 'a name no controller generated, too long either way: every field');
   });
 
   it('keeps names no controller generated', () => {

@@ -1,14 +1,12 @@
+import { createHash } from 'node:crypto';
 import { KubeConfig } from '@kubernetes/client-node';
 import { AbortedError, TransportError } from '../../base/api-error';
 import { systemClock, type Clock, type TimerHandle } from '../../base/clock';
+import { sleep } from '../../base/sleep';
+import { MIN_RUN_SPACING_MS, planRenewal, usableAsIs } from './renewal-plan';
 import type { CredentialProvider, Credentials, TlsMaterial } from './credentials';
 import { runExecPlugin, type ExecClusterInfo, type ExecConfig, type ExecCredentialStatus } from './exec-plugin-runner';
 import { KubeConfigCredentials, tlsKeyOf } from './kubeconfig-credentials';
-
-/** Refresh ahead of expiry: at 80% of the lifetime or 60 s before it, whichever comes first. */
-export function refreshAt(issuedAt: number, expiresAt: number): number {
-  return Math.min(issuedAt + 0.8 * (expiresAt - issuedAt), expiresAt - 60_000);
-}
 
 export interface ExecCredentialsOptions {
   clock?: Clock;
@@ -18,9 +16,14 @@ export interface ExecCredentialsOptions {
 
 /**
  * The credentials of a kubeconfig user with an `exec` block, run with the project's runner:
- * - single flight: at most one plugin process at a time, whoever asks (get, refresh, the timer);
- * - a credential without `expirationTimestamp` is kept until the server refuses it (401);
- *   one with an expiry is renewed ahead of it on the injected clock;
+ * - single flight: at most one plugin process at a time, whoever asks (get, refresh, the timer),
+ *   and never two starts within MIN_RUN_SPACING_MS (a later ask waits for the window);
+ * - a credential without `expirationTimestamp` is kept until the server refuses it (401); one
+ *   with an expiry is renewed ahead of it on the injected clock, planned from the credential's
+ *   own lifetime (`planRenewal`): a plugin that hands back the same credential is not asked
+ *   again before the expiry; one whose expiry is already past is used until a 401;
+ * - a plugin that hands back the credential it already gave leaves `generation` as it was, so
+ *   a request refused with it is not retried with it;
  * - a waiting `get()` rejects at once when its signal aborts; the plugin keeps running for the
  *   others (and for a restarted informer, which joins it) until `dispose()` kills it.
  * The CA and any static client certificate still come from client-node (the user without exec).
@@ -28,8 +31,13 @@ export interface ExecCredentialsOptions {
 export class ExecCredentials implements CredentialProvider {
   private readonly clock: Clock;
   private readonly base: KubeConfigCredentials;
+  private readonly cluster: ExecClusterInfo | undefined;
   private current: Credentials | undefined;
+  private currentDigest = '';
   private currentExpiresAt: number | undefined;
+  private firstSeenAt = 0;
+  private pluginCaches = false;
+  private lastRunAt = -Infinity;
   private generation = 0;
   private flight: Promise<Credentials> | undefined;
   private flightAbort: AbortController | undefined;
@@ -48,10 +56,13 @@ export class ExecCredentials implements CredentialProvider {
     this.cluster = clusterInfo(kc);
   }
 
-  private readonly cluster: ExecClusterInfo | undefined;
+  /** A plugin runs, or waits for its turn (for tests that step a clock). */
+  get busy(): boolean {
+    return this.flight !== undefined;
+  }
 
   get(signal: AbortSignal): Promise<Credentials> {
-    if (this.current && (this.currentExpiresAt === undefined || this.clock.now() < this.currentExpiresAt)) return Promise.resolve(this.current);
+    if (this.current && usableAsIs(this.currentExpiresAt, this.lastRunAt, this.clock.now())) return Promise.resolve(this.current);
     return this.join(signal);
   }
 
@@ -93,22 +104,38 @@ export class ExecCredentials implements CredentialProvider {
     const ctl = new AbortController();
     this.flightAbort = ctl;
     try {
+      const wait = this.lastRunAt + MIN_RUN_SPACING_MS - this.clock.now();
+      if (wait > 0) await sleep(this.clock, wait, ctl.signal);
       this.runs++;
-      const issuedAt = this.clock.now();
+      const startedAt = this.clock.now();
+      this.lastRunAt = startedAt;
       const status = await runExecPlugin(this.exec, { clock: this.clock, signal: ctl.signal, cluster: this.cluster, env: this.options.env });
       const base = await this.base.get(ctl.signal);
       if (this.disposed) throw new AbortedError('credentials disposed');
-      this.current = this.merge(base, status);
-      this.currentExpiresAt = status.expiresAt;
-      this.scheduleRenewal(issuedAt, status.expiresAt);
-      return this.current;
+      this.adopt(base, status, startedAt);
+      return this.current!;
     } finally {
       this.flight = undefined;
       this.flightAbort = undefined;
     }
   }
 
-  private merge(base: Credentials, status: ExecCredentialStatus): Credentials {
+  /** Takes what the plugin returned, and plans the next run from the credential's own lifetime. */
+  private adopt(base: Credentials, status: ExecCredentialStatus, startedAt: number): void {
+    const digest = credentialDigest(status);
+    const same = this.current !== undefined && digest === this.currentDigest;
+    if (same && this.currentExpiresAt !== undefined && startedAt < this.currentExpiresAt) this.pluginCaches = true;
+    if (!same) this.firstSeenAt = startedAt;
+    const next = this.merge(base, status);
+    if (!same || !this.current || next.tlsKey !== this.current.tlsKey || JSON.stringify(next.headers) !== JSON.stringify(this.current.headers)) {
+      this.current = { ...next, generation: ++this.generation };
+    }
+    this.currentDigest = digest;
+    this.currentExpiresAt = status.expiresAt;
+    this.scheduleRenewal();
+  }
+
+  private merge(base: Credentials, status: ExecCredentialStatus): Omit<Credentials, 'generation'> {
     const headers: Record<string, string> = { ...base.headers };
     if (status.token) headers.Authorization = `Bearer ${status.token}`;
     const tls: TlsMaterial = { ...base.tls };
@@ -116,22 +143,31 @@ export class ExecCredentials implements CredentialProvider {
       tls.cert = status.clientCertificateData;
       tls.key = status.clientKeyData;
     }
-    return { headers, tls, tlsKey: tlsKeyOf(tls), generation: ++this.generation };
+    return { headers, tls, tlsKey: tlsKeyOf(tls) };
   }
 
-  private scheduleRenewal(issuedAt: number, expiresAt: number | undefined): void {
+  private scheduleRenewal(): void {
     this.renewTimer?.cancel();
     this.renewTimer = undefined;
-    if (expiresAt === undefined || this.disposed) return;
-    const at = refreshAt(issuedAt, expiresAt);
+    if (this.disposed) return;
+    const now = this.clock.now();
+    const at = planRenewal({ now, lastRunAt: this.lastRunAt, firstSeenAt: this.firstSeenAt, expiresAt: this.currentExpiresAt, pluginCaches: this.pluginCaches });
+    if (at === undefined) return;
     this.renewTimer = this.clock.setTimer(() => {
       this.renewTimer = undefined;
       if (this.disposed || this.flight) return;
       // A failed renewal keeps the current credentials until they expire; get() then runs the plugin again.
       this.flight = this.fly();
       this.flight.catch(() => undefined);
-    }, Math.max(0, at - this.clock.now()));
+    }, at - now);
   }
+}
+
+/** Identifies a credential by its content (a one-way digest: the token itself is never kept as a key). */
+function credentialDigest(status: ExecCredentialStatus): string {
+  return createHash('sha256')
+    .update(JSON.stringify([status.token ?? '', status.clientCertificateData ?? '', status.clientKeyData ?? '']))
+    .digest('hex');
 }
 
 /** The exec block of the current user, or undefined when it has none. */

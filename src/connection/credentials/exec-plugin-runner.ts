@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
-import { AbortedError, TransportError } from '../../base/api-error';
+import { TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
+import { commandName, runCredentialCommand } from './credential-command';
 
 /** A kubeconfig `users[].user.exec` block, as client-node parses it (field names as in the file). */
 export interface ExecConfig {
@@ -33,9 +33,6 @@ export interface ExecCredentialStatus {
 /** How long a plugin may run: 30 s, or a few minutes when it may wait for a login (a browser flow: VS Code has no TTY). */
 export const EXEC_TIMEOUT_MS = 30_000;
 export const INTERACTIVE_EXEC_TIMEOUT_MS = 180_000;
-/** A plugin's stdout beyond this is refused (a credential is a few KiB). */
-const MAX_OUTPUT_BYTES = 1024 * 1024;
-
 export function execTimeoutMs(exec: ExecConfig): number {
   return allowsLogin(exec) ? INTERACTIVE_EXEC_TIMEOUT_MS : EXEC_TIMEOUT_MS;
 }
@@ -48,7 +45,7 @@ function allowsLogin(exec: ExecConfig): boolean {
 
 /** The plugin's name for messages: the command's last path segment, never its arguments. */
 export function pluginName(exec: ExecConfig): string {
-  return exec.command.split(/[\\/]/).pop() || exec.command;
+  return commandName(exec.command);
 }
 
 export interface RunOptions {
@@ -66,58 +63,19 @@ export interface RunOptions {
  * ExecCredential. Its stderr is discarded and its stdout never appears in an error.
  * Invariant: the child is killed on timeout, on abort, and on bad output; nothing outlives the promise.
  */
-export function runExecPlugin(exec: ExecConfig, opts: RunOptions): Promise<ExecCredentialStatus> {
+export async function runExecPlugin(exec: ExecConfig, opts: RunOptions): Promise<ExecCredentialStatus> {
   const name = pluginName(exec);
-  const timeoutMs = execTimeoutMs(exec);
   const env: NodeJS.ProcessEnv = { ...(opts.env ?? process.env) };
   for (const e of exec.env ?? []) if (e && typeof e.name === 'string') env[e.name] = String(e.value ?? '');
   const apiVersion = exec.apiVersion ?? 'client.authentication.k8s.io/v1beta1';
   const spec: Record<string, unknown> = { interactive: false };
   if (exec.provideClusterInfo && opts.cluster) spec.cluster = opts.cluster;
   env.KUBERNETES_EXEC_INFO = JSON.stringify({ apiVersion, kind: 'ExecCredential', spec });
-
-  return new Promise<ExecCredentialStatus>((resolve, reject) => {
-    if (opts.signal.aborted) return reject(new AbortedError('aborted'));
-    let settled = false;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const child = spawn(exec.command, exec.args ?? [], { env, stdio: ['ignore', 'pipe', 'ignore'], windowsHide: true });
-    const finish = (err: Error | undefined, value?: ExecCredentialStatus) => {
-      if (settled) return;
-      settled = true;
-      timer.cancel();
-      opts.signal.removeEventListener('abort', onAbort);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      if (err) reject(err);
-      else resolve(value!);
-    };
-    const timer = opts.clock.setTimer(
-      () => finish(new TransportError(`the exec plugin \`${name}\` timed out after ${Math.round(timeoutMs / 1000)} s`, 'ECREDENTIALS')),
-      timeoutMs,
-    );
-    const onAbort = () => finish(new AbortedError('aborted'));
-    opts.signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_OUTPUT_BYTES) return finish(new TransportError(`the exec plugin \`${name}\` printed more than 1 MiB`, 'ECREDENTIALS'));
-      chunks.push(c);
-    });
-    child.on('error', (err: Error & { code?: string }) => {
-      const why = err.code === 'ENOENT' ? 'was not found' : 'could not be started';
-      finish(new TransportError(`the exec plugin \`${name}\` ${why}`, 'ECREDENTIALS'));
-    });
-    child.on('close', (code, signal) => {
-      if (settled) return;
-      if (code !== 0) {
-        return finish(new TransportError(`the exec plugin \`${name}\` ${code === null ? `was killed (${signal})` : `exited with code ${code}`}`, 'ECREDENTIALS'));
-      }
-      try {
-        finish(undefined, parseExecCredential(Buffer.concat(chunks, size).toString('utf8'), name));
-      } catch (err) {
-        finish(err as Error);
-      }
-    });
-  });
+  const stdout = await runCredentialCommand(
+    { command: exec.command, args: exec.args ?? [], env, what: `the exec plugin \`${name}\``, timeoutMs: execTimeoutMs(exec) },
+    { clock: opts.clock, signal: opts.signal },
+  );
+  return parseExecCredential(stdout, name);
 }
 
 /** Parses a plugin's stdout; errors name what is wrong, never what was printed. */

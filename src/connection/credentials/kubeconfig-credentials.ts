@@ -5,10 +5,12 @@ import { AbortedError, TransportError } from '../../base/api-error';
 import type { CredentialProvider, Credentials, TlsMaterial } from './credentials';
 
 /**
- * Credentials as `@kubernetes/client-node` resolves them (`applyToHTTPSOptions`): bearer
- * tokens, token files, auth providers, exec plugins, client certificates.
- * Known limits of the library that a dedicated provider lifts: an exec credential without
- * expiry is cached forever, plugins run without timeout or single flight.
+ * Credentials as `@kubernetes/client-node` resolves them (`applyToHTTPSOptions`) for what is
+ * static: the CA, client certificates and keys (files read at each call), bearer tokens,
+ * impersonation. Exec plugins, token files and the oidc/gcp/azure auth providers have their
+ * own providers (the library caches an exec credential without expiry forever, reads token files
+ * once, refreshes OIDC without single flight and runs `cmd-path` synchronously); they use this
+ * one for the TLS material of the user without its exec block and auth provider.
  */
 export class KubeConfigCredentials implements CredentialProvider {
   private generation = 0;
@@ -63,8 +65,8 @@ export function tlsKeyOf(tls: TlsMaterial): string {
 }
 
 /**
- * Credential failures (an exec plugin that failed, an unreadable key file) are reported
- * without the underlying message: exec plugins may print tokens on stderr.
+ * Credential failures of the library (an unreadable certificate or key file) are reported
+ * without the underlying message, which may quote what it read.
  */
 export function credentialFailure(err: unknown): string {
   const code = (err as { code?: string } | undefined)?.code;
@@ -72,5 +74,5 @@ export function credentialFailure(err: unknown): string {
   // The library's own configuration checks carry no secrets and say what to fix.
   if (/HTTP protocol is not allowed|Unsupported proxy type/.test(message)) return message;
   if (code === 'ENOENT') return 'a credential file named in the kubeconfig does not exist';
-  return 'the kubeconfig credentials could not be obtained (exec plugin or auth provider failed)';
+  return 'the kubeconfig credentials could not be obtained (a certificate or key in it cannot be used)';
 }

@@ -14,9 +14,20 @@ export interface HttpResponse {
   destroy(): void;
   /** Reads and drops the rest of the body (a refused response before a retry). */
   resume(): void;
+  /**
+   * The response gave evidence against its connection (a stream the server should have ended,
+   * a request that timed out): have the connection checked at once. Only where it can be
+   * checked without harm (an HTTP/2 PING); absent on HTTP/1.1.
+   */
+  suspectConnection?(): void;
 }
 
-/** An HTTP/2 response: its headers, and the stream as the body. */
+/**
+ * An HTTP/2 response: its headers, and the stream as the body. The body waits for its reader:
+ * the stream is paused until a 'data' listener comes (the session pool's read-idle tracker
+ * listens from the start, which alone would let the body flow past a reader that attaches
+ * later, for example after a slow credential refresh on a 401).
+ */
 export class H2Response implements HttpResponse {
   readonly statusCode: number | undefined;
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
@@ -27,6 +38,7 @@ export class H2Response implements HttpResponse {
   constructor(
     private readonly stream: ClientHttp2Stream,
     headers: IncomingHttpHeaders,
+    private readonly onSuspect: () => void = () => undefined,
   ) {
     const status = Number(headers[':status']);
     this.statusCode = Number.isFinite(status) ? status : undefined;
@@ -48,6 +60,7 @@ export class H2Response implements HttpResponse {
         for (const l of this.errorListeners) l(cut);
       }
     });
+    stream.pause();
   }
 
   get complete(): boolean {
@@ -62,6 +75,7 @@ export class H2Response implements HttpResponse {
     }
     if (event === 'error') this.errorListeners.push(listener);
     this.stream.on(event, listener);
+    if (event === 'data') this.stream.resume();
     return this;
   }
 
@@ -71,5 +85,9 @@ export class H2Response implements HttpResponse {
 
   resume(): void {
     this.stream.resume();
+  }
+
+  suspectConnection(): void {
+    this.onSuspect();
   }
 }

@@ -4,6 +4,7 @@ import * as tls from 'node:tls';
 import type { Clock, TimerHandle } from '../../base/clock';
 import { Emitter, type Disposable } from '../../base/disposable';
 import type { TlsMaterial } from '../credentials/credentials';
+import { CONNECTION_REPLACED } from '../../informer/transport';
 import { SessionHealthCheck, type HealthCheckTiming } from './session-health-check';
 
 /** Flow-control windows large enough that a big list is not throttled (Go uses megabytes). */
@@ -34,8 +35,13 @@ export interface H2PoolOptions {
   openSocket?: (signal: AbortSignal) => Promise<Socket>;
 }
 
-/** The protocol of the cluster was settled, or a connection was found dead: for the log and reachability. */
-export type ConnectionEvent = { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string };
+/**
+ * The protocol of the cluster was settled, a connection was found dead (for the log and
+ * reachability), or one was replaced by a fresh connection after a wake (the network is there).
+ */
+export type ConnectionEvent = { type: 'protocol'; protocol: 'h2' | 'http/1.1' } | { type: 'dead'; reason: string } | { type: 'replaced'; reason: string };
+
+
 
 /** One HTTP/2 connection of the pool and the streams it carries. */
 class PooledSession {
@@ -43,6 +49,8 @@ class PooledSession {
   idleTimer: TimerHandle | undefined;
   /** GOAWAY received or closing: carries what runs, takes no new stream. */
   draining = false;
+  /** Racing a fresh connection after a wake: takes no new stream until its PING answers. */
+  suspect = false;
   constructor(
     readonly session: http2.ClientHttp2Session,
     readonly health: SessionHealthCheck,
@@ -63,15 +71,22 @@ class PooledSession {
  * connection is opened, so no stream ever waits in a queue and there are no more connections
  * than the streams need. Each connection has a PING health check; a dead one is destroyed and
  * its streams fail over. After GOAWAY a connection finishes what runs and new streams go to the
- * next one. Invariant: after `dispose()` no connection, socket or timer remains.
+ * next one. A stream that gives evidence against its connection (it outlived its timeout, a
+ * request on it timed out) has the connection PINGed at once (`suspect`, F49); after a wake a
+ * fresh connection races the PINGs of the old ones (`raceAfterWake`, F24).
+ * Invariant: after `dispose()` no connection, socket or timer remains.
  */
 export class H2SessionPool implements Disposable {
   private readonly sessions: PooledSession[] = [];
   private connecting: Promise<PooledSession | typeof FALLBACK_HTTP1> | undefined;
   /** Aborts the connection being opened (tunnel, TLS, HTTP/2 handshake): a waiting request gave up, or dispose. */
   private connectAttempt: AbortController | undefined;
+  /** Requests waiting for the connection being opened. */
+  private connectWaiters = 0;
   private fallback = false;
   private disposed = false;
+  /** Of an earlier TLS identity: no new stream; disposed once the last one ends. */
+  private retired = false;
   private readonly events = new Emitter<ConnectionEvent>();
 
   constructor(private readonly o: H2PoolOptions) {}
@@ -100,17 +115,11 @@ export class H2SessionPool implements Disposable {
     for (;;) {
       if (this.disposed) throw Object.assign(new Error('transport disposed'), { code: 'EDISPOSED' });
       if (this.fallback) return FALLBACK_HTTP1;
-      const free = this.sessions.find((s) => s.usable && s.active < s.maxStreams);
+      const free = this.sessions.find((s) => s.usable && !s.suspect && s.active < s.maxStreams);
       if (free) return this.open(free, headers, body);
-      if (!this.connecting) {
-        const attempt: Promise<PooledSession | typeof FALLBACK_HTTP1> = this.connect().finally(() => {
-          if (this.connecting === attempt) this.connecting = undefined;
-        });
-        this.connecting = attempt;
-      }
       let made;
       try {
-        made = await this.awaitConnecting(this.connecting, signal);
+        made = await this.awaitConnecting(this.connectShared(), signal);
       } catch (err) {
         // Another request gave up on that attempt: this one, still wanted, tries a fresh connection.
         if ((err as { code?: string }).code === ABANDONED && !signal?.aborted && !this.disposed) continue;
@@ -126,9 +135,16 @@ export class H2SessionPool implements Disposable {
    * middlebox), and the next request opens a fresh connection.
    */
   private awaitConnecting<T>(connecting: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    if (!signal) return connecting;
+    this.connectWaiters++;
+    let waiting = true;
+    const done = () => {
+      if (waiting) this.connectWaiters--;
+      waiting = false;
+    };
+    if (!signal) return connecting.finally(done);
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
+        done();
         this.connectAttempt?.abort();
         // New requests do not wait for the abandoned attempt to finish closing.
         this.connecting = undefined;
@@ -138,10 +154,12 @@ export class H2SessionPool implements Disposable {
       signal.addEventListener('abort', onAbort, { once: true });
       connecting.then(
         (v) => {
+          done();
           signal.removeEventListener('abort', onAbort);
           resolve(v);
         },
         (err: unknown) => {
+          done();
           signal.removeEventListener('abort', onAbort);
           reject(err instanceof Error ? err : new Error(String(err)));
         },
@@ -149,9 +167,77 @@ export class H2SessionPool implements Disposable {
     });
   }
 
-  /** After a wake: PING every connection with a short deadline; those that do not answer are destroyed. */
-  async verifyAll(deadlineMs: number): Promise<void> {
-    await Promise.all(this.sessions.map((s) => s.health.verify(deadlineMs)));
+  /**
+   * After a wake (F24): every connection is PINGed with `deadlineMs` and, at once, a fresh
+   * connection is opened beside them; new streams wait for whichever answers first. A connection
+   * whose PING has not answered when the fresh one is ready is replaced: its streams fail with
+   * CONNECTION_REPLACED and their owners retry at once, on the fresh connection. One that answers
+   * first is kept (the fresh one then closes unused). Without network, the PING deadline decides.
+   */
+  async raceAfterWake(deadlineMs: number): Promise<void> {
+    if (this.disposed || this.fallback) return;
+    // Draining connections (GOAWAY, a retired identity) take no new stream: only checked.
+    for (const s of this.sessions) if (!s.usable && !s.session.destroyed) void s.health.verify(deadlineMs);
+    const old = this.sessions.filter((s) => s.usable);
+    if (old.length === 0 || this.retired) return;
+    const unanswered = new Set(old);
+    const ownAttempt = !this.connecting;
+    const opening = this.connectShared();
+    const attempt = this.connectAttempt;
+    const answers = old.map((s) => {
+      s.suspect = true;
+      return s.health.verify(deadlineMs).then((ok) => {
+        unanswered.delete(s);
+        s.suspect = false;
+        return ok;
+      });
+    });
+    // Every old connection answered before the fresh one was ready: it is not needed, unless a
+    // request waits for it meanwhile.
+    void Promise.all(answers).then((oks) => {
+      if (oks.every(Boolean) && ownAttempt && this.connecting === opening && this.connectWaiters === 0) attempt?.abort();
+    });
+    let fresh;
+    try {
+      fresh = await opening;
+    } catch {
+      return; // no fresh connection: the PINGs decide
+    }
+    if (fresh === FALLBACK_HTTP1) return;
+    for (const s of unanswered) {
+      s.draining = true;
+      s.suspect = false;
+      const reason = 'it did not answer a PING after the wake before a fresh connection was ready';
+      this.events.fire({ type: 'replaced', reason });
+      s.session.destroy(Object.assign(new Error(`the connection was replaced: ${reason}`), { code: CONNECTION_REPLACED }));
+    }
+    this.tidy(fresh);
+  }
+
+  /**
+   * A stream gave evidence against the connection `session` (it outlived its timeout, a request
+   * on it timed out): PING it at once with `deadlineMs`; no answer and it is destroyed (F49).
+   */
+  suspect(session: http2.Http2Session, deadlineMs: number): void {
+    const s = this.sessions.find((x) => x.session === session);
+    if (s && s.usable) void s.health.verify(deadlineMs);
+  }
+
+  /**
+   * The pool of an earlier TLS identity (a rotated client certificate): it takes no new stream,
+   * and is disposed (connections, timers) as soon as the streams it carries have ended.
+   */
+  retire(): void {
+    this.retired = true;
+    for (const s of this.sessions) {
+      s.draining = true;
+      this.tidy(s);
+    }
+    this.disposeIfRetiredAndIdle();
+  }
+
+  get isDisposed(): boolean {
+    return this.disposed;
   }
 
   dispose(): void {
@@ -163,6 +249,17 @@ export class H2SessionPool implements Disposable {
       s.idleTimer?.cancel();
       s.session.destroy();
     }
+  }
+
+  /** The connection being opened, shared by every request (and a wake race) that waits for one. */
+  private connectShared(): Promise<PooledSession | typeof FALLBACK_HTTP1> {
+    if (!this.connecting) {
+      const attempt: Promise<PooledSession | typeof FALLBACK_HTTP1> = this.connect().finally(() => {
+        if (this.connecting === attempt) this.connecting = undefined;
+      });
+      this.connecting = attempt;
+    }
+    return this.connecting;
   }
 
   /** Opens a stream and sends `body` (a write's), or ends the request side at once (a GET). */
@@ -177,8 +274,13 @@ export class H2SessionPool implements Disposable {
     stream.once('close', () => {
       s.active--;
       this.tidy(s);
+      this.disposeIfRetiredAndIdle();
     });
     return stream;
+  }
+
+  private disposeIfRetiredAndIdle(): void {
+    if (this.retired && !this.disposed && this.sessions.every((x) => x.active === 0)) this.dispose();
   }
 
   /**
@@ -187,7 +289,7 @@ export class H2SessionPool implements Disposable {
    */
   private tidy(s: PooledSession): void {
     if (s.active > 0 || s.session.closed || s.session.destroyed) return;
-    const otherWithRoom = this.sessions.some((o) => o !== s && o.usable && o.active < o.maxStreams);
+    const otherWithRoom = this.sessions.some((o) => o !== s && o.usable && !o.suspect && o.active < o.maxStreams);
     if (s.draining || otherWithRoom) return s.session.close();
     s.idleTimer?.cancel();
     s.idleTimer = this.o.clock.setTimer(() => {

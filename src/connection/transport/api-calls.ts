@@ -1,13 +1,13 @@
 import { AbortedError, TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
-import type { KubeTransport, ListResponse, ParseHints, WatchCallbacks } from '../../informer/transport';
-import { H2Response } from '../h2/h2-response';
-import { BookmarkCadence } from '../http1/bookmark-cadence';
+import type { Disposable } from '../../base/disposable';
+import { CONNECTION_REPLACED, type KubeTransport, type ListResponse, type ParseHints, type WatchCallbacks } from '../../informer/transport';
+import { H2Response, type HttpResponse } from '../h2/h2-response';
 import type { ClusterReachability } from '../reachability/cluster-reachability';
 import { LineSplitter, MessageTooLargeError } from '../wire/line-splitter';
 import { ListStreamParser, ListTooLargeError } from '../wire/list-stream-parser';
 import { parseEventWithoutManagedFields, parseListWithoutManagedFields, parseObjectWithoutManagedFields } from '../wire/managed-fields';
-import { abortReason, apiErrorFrom, errorFromResponse, pumpBody, readBody, toTransportError } from './body-readers';
+import { abortReason, apiErrorFrom, errorFromResponse, isDeadline, pumpBody, readBody, toTransportError } from './body-readers';
 import type { Http1Route } from './http1-route';
 import { watchSilenceGuard } from './http1-silence-guard';
 import type { RequestOpener } from './request';
@@ -16,10 +16,10 @@ import type { RequestOpener } from './request';
  * The API calls of the transport port (getJson, list, listStream, watch, stream): each opens one
  * request and reads its body as the call needs it, parsing straight from the received bytes.
  */
-export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listStream' | 'watch' | 'stream'> {
-  /** The server's bookmark cadence on quiet watches, as seen on this transport's watches. */
-  private readonly bookmarks = new BookmarkCadence();
+/** How long past its timeoutSeconds a watch may stay open before its connection is checked (F49). */
+export const STREAM_END_GRACE_MS = 3000;
 
+export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listStream' | 'watch' | 'stream'> {
   constructor(
     private readonly opener: RequestOpener,
     private readonly http1: Http1Route,
@@ -39,7 +39,16 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
 
   async listStream(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse> {
     const res = await this.opener.open(path, query, signal);
-    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw await errorFromResponse(res);
+    const deadline = this.suspectOnDeadline(res, signal);
+    try {
+      return await this.readListStream(res, path, signal, onItem, hints);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  private async readListStream(res: HttpResponse, path: string, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse> {
+    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw await errorFromResponse(res, signal);
     const parseItem = hints?.dropManagedFields ? parseObjectWithoutManagedFields : parseLine;
     const parser = new ListStreamParser((buf, start, end) => onItem(parseItem(buf, start, end)));
     return new Promise<ListResponse>((resolve, reject) => {
@@ -83,7 +92,31 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
 
   async watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
     const res = await this.opener.open(path, { ...query, watch: 'true' }, signal);
-    if (res.statusCode !== 200) throw await errorFromResponse(res);
+    const replacements = this.http1.replacements;
+    const deadline = this.suspectOnDeadline(res, signal);
+    // F49: a stream the server should have ended by now (its timeoutSeconds plus a small grace)
+    // is evidence about its connection: checked at once where that is harmless (an HTTP/2 PING).
+    const timeoutSeconds = Number(query.timeoutSeconds);
+    const overdue =
+      res.suspectConnection && Number.isFinite(timeoutSeconds) && timeoutSeconds > 0
+        ? this.clock.setTimer(() => res.suspectConnection?.(), timeoutSeconds * 1000 + STREAM_END_GRACE_MS)
+        : undefined;
+    try {
+      await this.readWatch(res, signal, callbacks, hints);
+    } catch (err) {
+      // The HTTP/1.1 connections were replaced after a wake (HTTP/2 streams carry the code themselves).
+      if (err instanceof TransportError && !(res instanceof H2Response) && this.http1.replacements !== replacements) {
+        throw new TransportError('the connection was replaced after a wake', CONNECTION_REPLACED);
+      }
+      throw err;
+    } finally {
+      overdue?.cancel();
+      deadline.dispose();
+    }
+  }
+
+  private async readWatch(res: HttpResponse, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
+    if (res.statusCode !== 200) throw await errorFromResponse(res, signal);
     callbacks.onOpen();
     const parse = hints?.dropManagedFields ? parseEventWithoutManagedFields : parseLine;
     return new Promise<void>((resolve, reject) => {
@@ -100,11 +133,11 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
       }, this.maxMessageBytes);
       let settled = false;
       // HTTP/1.1 has no PING: where the server's bookmark cadence is known, silence well past it is a dead connection.
-      const silence = res instanceof H2Response ? undefined : watchSilenceGuard(this.clock, this.bookmarks, () => {
+      const silence = res instanceof H2Response ? undefined : watchSilenceGuard(this.clock, () => {
         res.destroy();
         this.reachability.reportFailure();
         this.http1.dropIdleSockets();
-        finish(new TransportError(`no bookmark for ${Math.round((this.bookmarks.silenceLimitMs() ?? 0) / 1000)} s although the server sends one every ${Math.round((this.bookmarks.interval ?? 0) / 1000)} s: the connection looks half-open`, 'ETIMEDOUT'));
+        finish(new TransportError(silence!.verdict, 'ETIMEDOUT'));
       });
       const finish = (err?: Error) => {
         if (settled) return;
@@ -116,10 +149,6 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
       };
       const onAbort = () => {
         res.destroy();
-        if (isDeadline(signal.reason)) {
-          this.reachability.reportFailure();
-          this.http1.dropIdleSockets();
-        }
         finish(new AbortedError(abortReason(signal)));
       };
       if (signal.aborted) return onAbort();
@@ -150,15 +179,48 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
 
   async stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {
     const res = await this.opener.open(path, query, signal);
-    if (res.statusCode !== 200) throw await errorFromResponse(res);
-    onOpen?.();
-    return pumpBody(res, signal, 'stream', onChunk, () => undefined);
+    const deadline = this.suspectOnDeadline(res, signal);
+    try {
+      if (res.statusCode !== 200) throw await errorFromResponse(res, signal);
+      onOpen?.();
+      await pumpBody(res, signal, 'stream', onChunk, () => undefined);
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /**
+   * A request that ran out of its deadline (the engine aborts with a DeadlineError) is evidence
+   * about its connection (F49): an HTTP/2 connection is PINGed at once; on HTTP/1.1, which cannot
+   * be probed, the cluster counts as failing and no idle pooled socket is reused (F23). Registered
+   * before the body readers' own abort listeners, so it runs while the response still has its
+   * connection.
+   */
+  private suspectOnDeadline(res: HttpResponse, signal: AbortSignal): Disposable {
+    const onAbort = () => {
+      if (!isDeadline(signal.reason)) return;
+      if (res.suspectConnection) return res.suspectConnection();
+      this.reachability.reportFailure();
+      this.http1.dropIdleSockets();
+    };
+    if (signal.aborted) {
+      onAbort();
+      return { dispose: () => undefined };
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    return { dispose: () => signal.removeEventListener('abort', onAbort) };
   }
 
   /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
   private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T): Promise<T> {
     const res = await this.opener.open(path, query, signal);
-    const body = await readBody(res, signal, this.maxMessageBytes);
+    const deadline = this.suspectOnDeadline(res, signal);
+    let body: Buffer;
+    try {
+      body = await readBody(res, signal, this.maxMessageBytes);
+    } finally {
+      deadline.dispose();
+    }
     if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode >= 300) throw apiErrorFrom(body.toString('utf8'), res);
     try {
       return parse(body);
@@ -166,11 +228,6 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
       throw new TransportError(`the server answered ${path} with something that is not JSON`, 'EBADJSON');
     }
   }
-}
-
-/** The engine aborts a watch it found silent (half-open) or unanswered with a DeadlineError. */
-function isDeadline(reason: unknown): boolean {
-  return reason instanceof Error && reason.name === 'DeadlineError';
 }
 
 function parseLine(buf: Buffer, start: number, end: number): unknown {

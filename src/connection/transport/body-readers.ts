@@ -92,14 +92,32 @@ export function apiErrorFrom(body: string, res: HttpResponse): ApiError {
   return new ApiError(statusFromBody(body, code), 'http', code, Array.isArray(retryAfter) ? retryAfter[0] : retryAfter);
 }
 
-/** The ApiError a refused response's body describes. */
-export async function errorFromResponse(res: HttpResponse): Promise<Error> {
-  const ctl = new AbortController();
+/** An error body beyond this is not read on (a Status is a few hundred bytes). */
+export const MAX_ERROR_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The ApiError a refused response's body describes. The read is the request's: `signal` (its
+ * deadline, a stop) ends a body that never ends (F43), and the response is destroyed then.
+ */
+export async function errorFromResponse(res: HttpResponse, signal: AbortSignal): Promise<Error> {
   try {
-    return apiErrorFrom((await readBody(res, ctl.signal)).toString('utf8'), res);
+    return apiErrorFrom((await readBody(res, signal, MAX_ERROR_BODY_BYTES)).toString('utf8'), res);
   } catch (err) {
     return err instanceof Error ? err : new TransportError(String(err));
   }
+}
+
+/**
+ * Drops the rest of a refused response's body (a 401 before a retry), so its connection can be
+ * reused. The returned function gives up on it: a body that has not ended by then (the retry's
+ * answer came, or the request was stopped) is destroyed with its response (F43).
+ */
+export function discardBody(res: HttpResponse): () => void {
+  // Even a body already received whole must be consumed: its connection is freed at its 'end'.
+  res.resume();
+  return () => {
+    if (!res.complete) res.destroy();
+  };
 }
 
 export function toTransportError(err: Error & { code?: string }): TransportError {
@@ -113,4 +131,9 @@ export function abortReason(signal: AbortSignal): string {
   const r: unknown = signal.reason;
   if (r instanceof Error) return r.message;
   return typeof r === 'string' ? r : 'aborted';
+}
+
+/** The engine aborts a request it found silent (half-open) or unanswered with a DeadlineError. */
+export function isDeadline(reason: unknown): boolean {
+  return reason instanceof Error && reason.name === 'DeadlineError';
 }

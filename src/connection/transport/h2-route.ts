@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { LookupFunction } from 'node:net';
-import { AbortedError, TransportError } from '../../base/api-error';
+import { AbortedError, TransportDisposedError, TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
 import type { Disposable } from '../../base/disposable';
 import type { Credentials } from '../credentials/credentials';
@@ -11,7 +11,7 @@ import { openConnectTunnel } from '../proxy/connect-tunnel';
 import type { ProxyRoute } from '../proxy/proxy-route';
 import type { ClusterReachability } from '../reachability/cluster-reachability';
 import type { ClusterLease } from '../registry/cluster-registry';
-import { abortReason, toTransportError } from './body-readers';
+import { abortReason, isDeadline, toTransportError } from './body-readers';
 import type { OutgoingWrite } from './write-request';
 
 export interface H2RouteOptions {
@@ -20,6 +20,8 @@ export interface H2RouteOptions {
   healthCheck?: Partial<HealthCheckTiming>;
   lookup?: LookupFunction;
   clock: Clock;
+  /** The PING deadline after a wake and on evidence against a connection (F24, F49). */
+  shortPingTimeoutMs: number;
   /** The cluster's shared pools, when the transport has one. */
   lease?: ClusterLease;
   onConnectionEvent?(event: ConnectionEvent): void;
@@ -37,7 +39,7 @@ export class H2Route {
   private knownProtocol: 'h2' | 'http/1.1' | undefined;
   /** Pools this transport made itself (no shared cluster): it disposes them. */
   private readonly ownPools = new Set<H2SessionPool>();
-  /** Own pools of an earlier TLS identity: their streams run to their end; disposed with the transport. */
+  /** Own pools of an earlier TLS identity: their streams run to their end, then they dispose themselves. */
   private readonly retiredPools: H2SessionPool[] = [];
   private readonly poolSubscriptions: Disposable[] = [];
 
@@ -55,6 +57,11 @@ export class H2Route {
     return this.knownProtocol;
   }
 
+  /** Pools of an earlier TLS identity still carrying streams (tests). */
+  get retiredPoolCount(): number {
+    return this.retiredPools.filter((p) => !p.isDisposed).length;
+  }
+
   /** Open HTTP/2 connections (tests and the bench). */
   get connectionCount(): number {
     let n = 0;
@@ -62,9 +69,12 @@ export class H2Route {
     return n;
   }
 
-  /** After a wake: PING every connection with a short deadline; those that do not answer are destroyed. */
-  verifyAll(deadlineMs: number): void {
-    for (const pool of [...this.pools.values(), ...this.retiredPools]) void pool.verifyAll(deadlineMs);
+  /**
+   * After a wake: every connection is PINGed with the short deadline while a fresh one is opened
+   * beside it; the watches resume on whichever answers first (F24).
+   */
+  raceAfterWake(): void {
+    for (const pool of [...this.pools.values(), ...this.retiredPools]) void pool.raceAfterWake(this.o.shortPingTimeoutMs);
   }
 
   /**
@@ -95,13 +105,20 @@ export class H2Route {
     if (!shared) this.ownPools.add(pool);
     // A rotated identity: new streams use the new pool; the old one's streams run to their end, then its
     // connections close as idle (own pools are disposed with the transport).
-    for (const [key, old] of this.pools) if (key !== poolKey && this.ownPools.has(old)) this.retiredPools.push(old);
+    for (const [key, old] of this.pools) {
+      if (key === poolKey || !this.ownPools.has(old)) continue;
+      old.retire();
+      this.ownPools.delete(old);
+      if (!old.isDisposed) this.retiredPools.push(old);
+    }
+    // Retired pools whose streams ended are gone.
+    for (let i = this.retiredPools.length - 1; i >= 0; i--) if (this.retiredPools[i].isDisposed) this.retiredPools.splice(i, 1);
     this.pools.clear();
     this.pools.set(poolKey, pool);
     this.poolSubscriptions.push(
       pool.onConnectionEvent((e) => {
         if (e.type === 'protocol') this.knownProtocol = e.protocol;
-        else this.reachability.reportFailure();
+        else if (e.type === 'dead') this.reachability.reportFailure();
         this.o.onConnectionEvent?.(e);
       }),
     );
@@ -121,13 +138,20 @@ export class H2Route {
     try {
       stream = await pool.request(headers, signal, write?.body);
     } catch (err) {
+      if ((err as { code?: string }).code === 'EDISPOSED') throw new TransportDisposedError();
       if (!signal.aborted) this.reachability.reportFailure();
       throw signal.aborted ? new AbortedError(abortReason(signal)) : toTransportError(err as Error);
     }
     if (stream === FALLBACK_HTTP1) return undefined;
     const opened = stream;
+    // Evidence against the connection (F49): PING it at once with the short deadline.
+    const suspect = () => {
+      if (opened.session) pool.suspect(opened.session, this.o.shortPingTimeoutMs);
+    };
     return new Promise<HttpResponse>((resolve, reject) => {
       const onAbort = () => {
+        // No answer to the request within its deadline.
+        if (isDeadline(signal.reason)) suspect();
         opened.destroy();
         reject(new AbortedError(abortReason(signal)));
       };
@@ -135,7 +159,7 @@ export class H2Route {
       signal.addEventListener('abort', onAbort, { once: true });
       opened.once('response', (h) => {
         signal.removeEventListener('abort', onAbort);
-        const res = new H2Response(opened, h);
+        const res = new H2Response(opened, h, suspect);
         if ((res.statusCode ?? 0) < 500) this.reachability.reportAnswer();
         resolve(res);
       });
@@ -153,7 +177,7 @@ export class H2Route {
 
   dispose(): void {
     for (const sub of this.poolSubscriptions.splice(0)) sub.dispose();
-    for (const pool of this.ownPools) pool.dispose();
+    for (const pool of [...this.ownPools, ...this.retiredPools]) pool.dispose();
     this.ownPools.clear();
     this.retiredPools.length = 0;
     this.pools.clear();

@@ -1,8 +1,8 @@
-import { AbortedError, TransportError } from '../../base/api-error';
+import { AbortedError, TransportDisposedError, TransportError } from '../../base/api-error';
 import type { CredentialProvider, Credentials } from '../credentials/credentials';
 import { credentialFailure } from '../credentials/kubeconfig-credentials';
 import type { HttpResponse } from '../h2/h2-response';
-import { abortReason } from './body-readers';
+import { abortReason, discardBody } from './body-readers';
 import type { H2Route } from './h2-route';
 import type { Http1Route } from './http1-route';
 import type { OutgoingWrite } from './write-request';
@@ -27,17 +27,28 @@ export class RequestOpener {
    * credentials is returned as it is (the caller reports `unauthorized`).
    */
   async open(path: string, query: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
-    if (this.isDisposed()) throw new AbortedError('transport disposed');
+    if (this.isDisposed()) throw new TransportDisposedError();
     if (signal.aborted) throw new AbortedError(abortReason(signal));
     const url = this.urlOf(path, query);
 
     const used = await this.currentCredentials(signal);
     const res = await this.send(url, used, signal, write);
     if (res.statusCode !== 401) return res;
-    const fresh = await this.refreshedCredentials(used, signal);
+    let fresh: Credentials;
+    try {
+      fresh = await this.refreshedCredentials(used, signal);
+    } catch (err) {
+      // No response is left unread: an unread one pins an HTTP/1.1 socket (F43).
+      res.destroy();
+      throw err;
+    }
     if (fresh.generation <= used.generation) return res;
-    res.resume();
-    return this.send(url, fresh, signal, write);
+    const giveUp = discardBody(res);
+    try {
+      return await this.send(url, fresh, signal, write);
+    } finally {
+      giveUp();
+    }
   }
 
   /** The server's URL for `path` and `query` (empty values left out). */
@@ -48,10 +59,13 @@ export class RequestOpener {
     return url;
   }
 
-  /** The provider's credentials; failures become a TransportError coded ECREDENTIALS without secrets. */
+  /**
+   * The provider's credentials; failures become a TransportError coded ECREDENTIALS without
+   * secrets. The wait ends when `signal` fires, even if the provider does not listen to it.
+   */
   async currentCredentials(signal: AbortSignal): Promise<Credentials> {
     try {
-      return await this.credentials.get(signal);
+      return await untilAborted(this.credentials.get(signal), signal);
     } catch (err) {
       throw credentialError(err, signal);
     }
@@ -59,7 +73,7 @@ export class RequestOpener {
 
   async refreshedCredentials(used: Credentials, signal: AbortSignal): Promise<Credentials> {
     try {
-      return await this.credentials.refresh(used, signal);
+      return await untilAborted(this.credentials.refresh(used, signal), signal);
     } catch (err) {
       throw credentialError(err, signal);
     }
@@ -81,4 +95,23 @@ export function credentialError(err: unknown, signal: AbortSignal): Error {
   if (err instanceof AbortedError || signal.aborted) return new AbortedError(abortReason(signal));
   if (err instanceof TransportError) return err;
   return new TransportError(credentialFailure(err), 'ECREDENTIALS');
+}
+
+/** `work`, or an AbortedError as soon as `signal` fires (the work itself is left to its owner). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new AbortedError(abortReason(signal)));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new AbortedError(abortReason(signal)));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }

@@ -13,6 +13,7 @@ const STYLES: Record<HealthState, { label: string; color: string }> = {
   'backing-off': { label: 'backing off', color: 'var(--vscode-charts-orange)' },
   unreachable: { label: 'unreachable', color: 'var(--vscode-charts-red)' },
   unauthorized: { label: 'unauthorized', color: 'var(--vscode-charts-purple)' },
+  'credentials-failed': { label: 'credentials failed', color: 'var(--vscode-charts-purple)' },
   forbidden: { label: 'forbidden', color: 'var(--vscode-charts-purple)' },
   'not-found': { label: 'not found', color: 'var(--vscode-charts-purple)' },
   suspended: { label: 'process suspended', color: 'var(--vscode-charts-foreground)' },

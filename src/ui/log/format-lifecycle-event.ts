@@ -24,7 +24,7 @@ export interface EventContext {
 
 /** Phases that mean a failed attempt and a wait before the next one. */
 export function isFailurePhase(phase: InformerPhase): boolean {
-  return phase === 'backing-off' || phase === 'unreachable' || phase === 'unauthorized' || phase === 'forbidden' || phase === 'not-found';
+  return phase === 'backing-off' || phase === 'unreachable' || phase === 'unauthorized' || phase === 'credentials-failed' || phase === 'forbidden' || phase === 'not-found';
 }
 
 /**
@@ -135,9 +135,10 @@ function formatState(label: string, state: InformerState, context: EventContext)
     case 'unreachable':
       return line(repeat ? 'debug' : 'warn', `${repeat ? 'still ' : ''}unreachable${reason ? `: ${reason}` : ''}${retry}`);
     case 'unauthorized':
+    case 'credentials-failed':
     case 'forbidden':
     case 'not-found': {
-      const name = state.phase === 'not-found' ? 'not found' : state.phase;
+      const name = state.phase === 'not-found' ? 'not found' : state.phase === 'credentials-failed' ? 'credentials failed' : state.phase;
       return line(repeat ? 'debug' : 'error', `${repeat ? 'still ' : ''}${name}${reason ? `: ${reason}` : ''}${retry}`);
     }
     case 'stopped':

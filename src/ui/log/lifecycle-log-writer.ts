@@ -213,7 +213,7 @@ export class LifecycleLogWriter implements Disposable {
       return;
     }
     mem.told.add(key);
-    const level = phase === 'unauthorized' || phase === 'forbidden' || phase === 'not-found' ? 'error' : 'warn';
+    const level = phase === 'unauthorized' || phase === 'credentials-failed' || phase === 'forbidden' || phase === 'not-found' ? 'error' : 'warn';
     this.write({ level, message: prefixed(label, `${text}; ${next}`) });
   }
 
@@ -242,6 +242,7 @@ const PHASE_WORDS: Partial<Record<InformerState['phase'], string>> = {
   'backing-off': 'backing off',
   unreachable: 'unreachable',
   unauthorized: 'unauthorized',
+  'credentials-failed': 'credentials failed',
   forbidden: 'forbidden',
   'not-found': 'not found',
 };

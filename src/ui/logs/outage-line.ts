@@ -7,7 +7,9 @@
  * goes once no stream fails. Pure: returns the bytes to write (xterm: `\r` and "erase line").
  *
  * Invariant: at most one line is open (drawn without its line end) and it is the last thing
- * written; the caller erases it (`clear`) before writing anything else and redraws it after.
+ * written; the caller erases it (`clear`) before writing anything else and redraws it after. The
+ * open line never wraps (it is cut to `columns - 1`): a carriage return reaches only the start
+ * of the row the cursor is on, so a wrapped line could not be rewritten in place.
  */
 const RESET = '\x1b[0m';
 const RED = '\x1b[31m';
@@ -23,6 +25,8 @@ export class OutageLine {
   /** The kind on screen: its reason, first failure and attempts. */
   private kind: { reason: string; since: number; attempts: number } | undefined;
   private open = false;
+  /** The terminal's width in characters (the pseudoterminal's dimensions); unknown: no limit. */
+  columns = Number.POSITIVE_INFINITY;
 
   /** True while some stream fails (the countdown must tick). */
   get active(): boolean {
@@ -75,10 +79,20 @@ export class OutageLine {
     const streams = same.length > 1 ? ` (${same.length} streams)` : '';
     const when = seconds > 0 ? `next try in ${seconds} s` : 'trying again…';
     this.open = true;
-    return `${ERASE}${RED}── cannot read the log${streams}: ${kind.reason} · ${attempts(kind.attempts)} · ${when} ──${RESET}`;
+    return `${ERASE}${RED}${fit(`── cannot read the log${streams}: ${kind.reason} · ${attempts(kind.attempts)} · ${when} ──`, this.columns)}${RESET}`;
   }
 }
 
 function attempts(n: number): string {
   return `${n} failed attempt${n === 1 ? '' : 's'}`;
+}
+
+/** `text` cut to fit in `columns - 1` characters, the count and countdown kept: the reason gives way first. */
+function fit(text: string, columns: number): string {
+  const room = Math.floor(columns) - 1;
+  if (!Number.isFinite(room) || text.length <= room) return text;
+  const tail = / · \d+ failed attempts? · .*$/.exec(text)?.[0] ?? '';
+  const head = text.slice(0, text.length - tail.length);
+  if (room > tail.length + 4) return `${head.slice(0, room - tail.length - 1)}…${tail}`;
+  return `${text.slice(0, Math.max(1, room - 1))}…`;
 }

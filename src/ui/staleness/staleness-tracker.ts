@@ -5,7 +5,7 @@ import type { WatchEntry } from '../../manager';
 export const STALE_GRACE_MS = 1000;
 
 /** Why a watch's objects are stale, in the words the tree shows. */
-export type StaleCause = 'reconnecting' | 'relisting' | 'unreachable' | 'unauthorized' | 'forbidden' | 'not found' | 'stopped' | 'paused' | 'unusable';
+export type StaleCause = 'reconnecting' | 'relisting' | 'unreachable' | 'unauthorized' | 'credentials failed' | 'forbidden' | 'not found' | 'stopped' | 'paused' | 'unusable';
 
 /** Since when, and why, the objects of one watch are no longer live. */
 export interface Staleness {
@@ -21,7 +21,7 @@ export interface Staleness {
 export type WatchLike = Pick<WatchEntry, 'id' | 'state' | 'informer' | 'error'>;
 
 /** Phases that say why a watch is down; the others (retrying, relisting) only say that it tries again. */
-const TELLING = new Set<StaleCause>(['unreachable', 'unauthorized', 'forbidden', 'not found', 'stopped', 'paused', 'unusable']);
+const TELLING = new Set<StaleCause>(['unreachable', 'unauthorized', 'credentials failed', 'forbidden', 'not found', 'stopped', 'paused', 'unusable']);
 
 /**
  * Remembers, per watch entry, since when its objects have not been live, across the retries in
@@ -103,6 +103,8 @@ function causeOf(entry: WatchLike, phase: InformerPhase, reason: string | undefi
       return 'relisting';
     case 'not-found':
       return 'not found';
+    case 'credentials-failed':
+      return 'credentials failed';
     case 'stopped':
       return reason && /paus/i.test(reason) ? 'paused' : 'stopped';
     default:

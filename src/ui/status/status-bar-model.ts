@@ -182,9 +182,9 @@ export function statusBarModel(input: StatusBarInput): StatusBarModel {
  */
 function isRefused(h: EntryHealth): boolean {
   const phase = h.entry.state.phase;
-  if (phase === 'unauthorized' || phase === 'forbidden' || phase === 'not-found') return true;
+  if (phase === 'unauthorized' || phase === 'credentials-failed' || phase === 'forbidden' || phase === 'not-found') return true;
   const last = h.trouble?.phase;
-  return h.condition === 'failing' && (last === 'unauthorized' || last === 'forbidden' || last === 'not-found');
+  return h.condition === 'failing' && (last === 'unauthorized' || last === 'credentials-failed' || last === 'forbidden' || last === 'not-found');
 }
 
 /**

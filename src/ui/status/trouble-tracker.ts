@@ -2,16 +2,17 @@ import type { InformerPhase } from '../../informer';
 import type { WatchEntry } from '../../manager';
 
 /** A failed attempt's phase: the informer is waiting before it tries again. */
-export type FailurePhase = Extract<InformerPhase, 'backing-off' | 'unreachable' | 'unauthorized' | 'forbidden' | 'not-found'>;
+export type FailurePhase = Extract<InformerPhase, 'backing-off' | 'unreachable' | 'unauthorized' | 'credentials-failed' | 'forbidden' | 'not-found'>;
 
 /** Failures that turn the status bar red once they last: refusals and an unreachable server. */
-export type SevereFailurePhase = Extract<FailurePhase, 'unreachable' | 'unauthorized' | 'forbidden'>;
+export type SevereFailurePhase = Extract<FailurePhase, 'unreachable' | 'unauthorized' | 'credentials-failed' | 'forbidden'>;
 
 export function asFailurePhase(phase: InformerPhase): FailurePhase | undefined {
   switch (phase) {
     case 'backing-off':
     case 'unreachable':
     case 'unauthorized':
+    case 'credentials-failed':
     case 'forbidden':
     case 'not-found':
       return phase;
@@ -21,7 +22,7 @@ export function asFailurePhase(phase: InformerPhase): FailurePhase | undefined {
 }
 
 export function isSevere(phase: FailurePhase): phase is SevereFailurePhase {
-  return phase === 'unreachable' || phase === 'unauthorized' || phase === 'forbidden';
+  return phase === 'unreachable' || phase === 'unauthorized' || phase === 'credentials-failed' || phase === 'forbidden';
 }
 
 /** One entry's current run of failures. */

@@ -15,14 +15,18 @@ export class RefreshThrottle implements Disposable {
 
   constructor(
     private readonly clock: Clock,
-    private readonly windowMs: number,
+    /** Least clock time between two runs; may change between runs (the next request uses it). */
+    public windowMs: number,
     private readonly run: () => void,
   ) {}
 
-  /** Asks for a run no earlier than `at` (clock time; default now) and no earlier than the window allows. */
-  request(at: number = this.clock.now()): void {
+  /**
+   * Asks for a run no earlier than `at` (clock time; default now) and no earlier than the window
+   * allows (`windowMs`, or a shorter `window` for this request: a change that must show soon).
+   */
+  request(at: number = this.clock.now(), window: number = this.windowMs): void {
     if (this.disposed) return;
-    const due = Math.max(at, this.lastRunAt + this.windowMs);
+    const due = Math.max(at, this.lastRunAt + Math.min(window, this.windowMs));
     if (this.timer && this.dueAt <= due) return;
     this.timer?.cancel();
     this.dueAt = due;

@@ -53,10 +53,12 @@ export function podTitle(pod: KubeObject, status = ''): string {
 }
 
 /**
- * True when a Pod row can show only its status beside its title at the default width: the fields
- * after it (ready, restarts, age) would push VS Code's ellipsis over the status's end. They are
- * in the row's tooltip, which prints the whole `kubectl get` row.
+ * True when a Pod row shows only its status beside its title: at the default width the status
+ * fits beside the title, but the fields after it (ready, restarts, age) would push VS Code's
+ * ellipsis over the status's end. They are in the row's tooltip, which prints the whole
+ * `kubectl get` row. (A title too long for its status either way keeps every field.)
  */
 export function podStatusOnly(title: string, status: string): boolean {
-  return title.length + 1 + status.length + MORE_FIELDS > POD_ROW_CHARS;
+  const fits = title.length + 1 + status.length <= POD_ROW_CHARS;
+  return fits && title.length + 1 + status.length + MORE_FIELDS > POD_ROW_CHARS;
 }

@@ -126,7 +126,7 @@ export class TreeLayout {
       existing.object = obj;
       return { container, existing, moved: container.updated(existing, previous) };
     }
-    container.add(new ObjectNode(`${entryId}/${namespace}/${name}`, container.owner, entryId, namespace, name, obj));
+    container.add(new ObjectNode(container.owner, entryId, namespace, name, obj));
     return { container };
   }
 

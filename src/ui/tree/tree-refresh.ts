@@ -3,15 +3,22 @@ import { RefreshThrottle } from './refresh-throttle';
 import { isAttached, type NamespaceNode, type ResourceNode, type TreeNode } from './tree-node';
 import type { RefreshCounters } from './tree-source';
 
+const ONE_SECOND = 1000;
+/** Refreshes within a second that make a storm. */
+const STORM_REFRESHES = 4;
+/** The refresh window during a storm (measured in the real VS Code, PERF B11). */
+const STORM_THROTTLE_MS = 500;
+
 /**
  * Which nodes of the tree the view must re-render, and when: the dirty set, the watch nodes
  * whose resourceVersion alone moved (refreshed at most once per `watchRefreshMs`), and the
  * throttle that fires `onDidChange`.
  *
  * Invariants:
- * - `onDidChange` fires at most once per `throttleMs`, and within `throttleMs` of a change. It
- *   names the nodes whose children or presentation changed; `undefined` only when the set of
- *   resource nodes changed (`rootsChanged`).
+ * - `onDidChange` fires at most once per `throttleMs`, and within `throttleMs` of a change
+ *   (`stormThrottleMs` while refreshes come one after the other: see `pace`). It names the nodes
+ *   whose children or presentation changed; `undefined` only when the set of resource nodes
+ *   changed (`rootsChanged`).
  * - A node is never named together with one of its ancestors (the ancestor re-renders it).
  * - After `dispose()` no timer or listener is left.
  */
@@ -23,16 +30,25 @@ export class TreeRefresh implements Disposable {
   private readonly changes = new Emitter<TreeNode[] | undefined>();
   private readonly throttle: RefreshThrottle;
   private readonly counters: RefreshCounters = { refreshes: 0, untargetedRefreshes: 0, nodesRefreshed: 0 };
+  /** Clock times of the refreshes of the last second (the storm detector's memory). */
+  private readonly recent: number[] = [];
   private disposed = false;
 
   constructor(
     private readonly clock: Clock,
-    throttleMs: number,
+    private readonly throttleMs: number,
     private readonly watchRefreshMs: number,
     /** The resource nodes shown now (stamped when the whole tree refreshes). */
     private readonly roots: () => readonly ResourceNode[],
+    /** The window while refreshes come one after the other (a storm of events); see `pace`. */
+    private readonly stormThrottleMs = Math.max(throttleMs, STORM_THROTTLE_MS),
   ) {
     this.throttle = new RefreshThrottle(clock, throttleMs, () => this.flush());
+  }
+
+  /** True while refreshes are paced for a storm. */
+  get storming(): boolean {
+    return this.throttle.windowMs !== this.throttleMs;
   }
 
   /** Fires with the nodes to refresh, or `undefined` for the whole tree. */
@@ -91,6 +107,11 @@ export class TreeRefresh implements Disposable {
     this.throttle.request(at);
   }
 
+  /** Schedules a refresh within `throttleMs`, storm or not: a watch's state changed (rare, and the status bar waits for it). */
+  requestSoon(): void {
+    this.throttle.request(undefined, this.throttleMs);
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -98,9 +119,29 @@ export class TreeRefresh implements Disposable {
     this.changes.dispose();
   }
 
+  /**
+   * VS Code takes tree refreshes one after the other, each a round trip to the window, and queues
+   * what comes faster: under a storm of events (PERF B11: 2,000 a second) refreshes every 100 ms
+   * queued up and rows showed their changes seconds late. So once STORM_REFRESHES refreshes came
+   * within a second, the window widens to `stormThrottleMs` (fewer, larger refreshes, which VS
+   * Code keeps up with); after a second without one it is `throttleMs` again, so that a change in
+   * a quiet tree still shows at once.
+   */
+  private pace(now: number): void {
+    const last = this.recent[this.recent.length - 1];
+    if (last !== undefined && now - last > ONE_SECOND) {
+      this.recent.length = 0;
+      this.throttle.windowMs = this.throttleMs;
+    }
+    this.recent.push(now);
+    while (this.recent.length > 0 && this.recent[0] <= now - ONE_SECOND) this.recent.shift();
+    if (this.recent.length >= STORM_REFRESHES) this.throttle.windowMs = this.stormThrottleMs;
+  }
+
   private flush(): void {
     if (this.disposed) return;
     const now = this.clock.now();
+    this.pace(now);
     let nextStatsDue = Number.POSITIVE_INFINITY;
     for (const node of this.statsStale) {
       const due = node.presentedAt + this.watchRefreshMs;

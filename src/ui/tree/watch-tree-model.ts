@@ -367,7 +367,7 @@ export class WatchTreeModel implements Disposable {
       this.refresh.mark(place.watchNode);
       if (place.watchNode !== place.node) this.refresh.mark(place.node);
     }
-    this.refresh.request();
+    this.refresh.requestSoon();
   }
 
   /** The first list after a resume: the rows kept from before the pause that the list no longer has go. */

@@ -16,6 +16,11 @@ export class OutageTicker {
     private readonly out: (text: string) => void,
   ) {}
 
+  /** The terminal's width in characters: the open line is cut to it, so that it never wraps. */
+  setColumns(columns: number): void {
+    this.line.columns = columns;
+  }
+
   get activeTimers(): number {
     return this.timer ? 1 : 0;
   }

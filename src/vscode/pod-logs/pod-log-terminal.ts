@@ -58,7 +58,12 @@ export class PodLogTerminal implements vscode.Pseudoterminal {
     return this.followers.reduce((n, f) => n + f.activeTimers, 0) + this.outage.activeTimers;
   }
 
-  open(): void {
+  setDimensions(dimensions: vscode.TerminalDimensions): void {
+    this.outage.setColumns(dimensions.columns);
+  }
+
+  open(initialDimensions: vscode.TerminalDimensions | undefined): void {
+    if (initialDimensions) this.outage.setColumns(initialDimensions.columns);
     if (this.closed || this.followers.length > 0) return;
     const { namespace, pod, containers, previous } = this.request;
     for (const line of headerLines(namespace, pod, containers, previous, this.options.keptLines)) this.writes.fire(line);

@@ -67,7 +67,12 @@ export class WorkloadLogTerminal implements vscode.Pseudoterminal {
     return this.set.activeTimers + this.outage.activeTimers;
   }
 
-  open(): void {
+  setDimensions(dimensions: vscode.TerminalDimensions): void {
+    this.outage.setColumns(dimensions.columns);
+  }
+
+  open(initialDimensions: vscode.TerminalDimensions | undefined): void {
+    if (initialDimensions) this.outage.setColumns(initialDimensions.columns);
     if (this.closed) return;
     const { kind, namespace, name, selector } = this.workload;
     for (const line of workloadHeaderLines(kind, namespace, name, selector, this.options.set.tailLines, this.options.set.maxStreams, this.options.keptLines)) this.write(line);

@@ -1,6 +1,7 @@
 import type { Scenario } from '../scenario';
 import { deltaScenarios } from './deltas';
 import { expiryScenarios } from './expiry';
+import { incompleteListScenarios } from './incomplete-lists';
 import { reconnectScenarios } from './reconnect';
 import { refusalScenarios } from './refusals';
 import { restartScenarios } from './restart';
@@ -18,4 +19,5 @@ export const allScenarios: Scenario[] = [
   ...restartScenarios,
   ...servedVersionScenarios,
   ...streamingListScenarios,
+  ...incompleteListScenarios,
 ].sort((a, b) => a.title.slice(0, 3).localeCompare(b.title.slice(0, 3)));

@@ -44,6 +44,7 @@ import { loadTlsMaterial } from './tls';
 import { renderKubeconfig } from './kubeconfig';
 import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
+import { reshapeList, sendStalled } from './shaped-responses';
 import { PodStreams } from './pod-streams';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
@@ -485,6 +486,7 @@ export class FakeApiServer {
       return;
     }
     if (record.verb === 'list' && fault?.type === 'silent') return;
+    if (fault?.type === 'stalledBody' && fault.code !== 200) return sendStalled(res, fault);
 
     const auth = req.headers.authorization;
     if (auth === undefined) {
@@ -551,16 +553,17 @@ export class FakeApiServer {
       if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
       return sendJson(req, res, query, 200, withTypeMeta(def, obj));
     }
-    if (record.verb === 'list') return this.serveList(req, res, def, route, record);
+    if (record.verb === 'list') return this.serveList(req, res, def, route, record, fault);
     this.serveWatch(req, res, def, route, query, fault);
   }
 
   /** A LIST; one at a resourceVersion the server has not seen waits about 3 s for it, then 504 with Retry-After. */
-  private serveList(req: http.IncomingMessage, res: http.ServerResponse, def: ResourceDefinition, route: ResourceRoute, record: RequestRecord): void {
+  private serveList(req: http.IncomingMessage, res: http.ServerResponse, def: ResourceDefinition, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
     const { query } = record;
     const list = () => listObjects(this.store, def, route.namespace, query, { watchCache: this.watchCache, modern: this.modern });
     const send = (out: ReturnType<typeof list>) => {
-      if (out.ok) sendJson(req, res, query, 200, out.body);
+      if (out.ok && fault?.type === 'stalledBody') sendStalled(res, fault, out.body);
+      else if (out.ok) sendJson(req, res, query, 200, fault?.type === 'listShape' ? reshapeList(out.body, fault) : out.body);
       else sendJson(req, res, query, out.status.code, out.status, out.tooLarge ? { 'Retry-After': '1' } : {});
     };
     const out = list();

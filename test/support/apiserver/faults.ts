@@ -16,6 +16,7 @@ interface Entry {
 }
 
 const WATCH_ONLY: ReadonlySet<Fault['type']> = new Set(['errorEvent', 'closeImmediately', 'malformed']);
+const LIST_ONLY: ReadonlySet<Fault['type']> = new Set(['listShape']);
 
 export class FaultRegistry {
   private entries: Entry[] = [];
@@ -45,7 +46,8 @@ export class FaultRegistry {
       (e) =>
         (e.verb === undefined || e.verb === verb || (e.verb === 'list' && verb === 'watchlist')) &&
         (e.resource === undefined || e.resource === resource) &&
-        (verb !== 'list' || !WATCH_ONLY.has(e.fault.type)),
+        (verb !== 'list' || !WATCH_ONLY.has(e.fault.type)) &&
+        (verb === 'list' || !LIST_ONLY.has(e.fault.type)),
     );
     if (!entry) return undefined;
     entry.hits++;

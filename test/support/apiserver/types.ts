@@ -118,7 +118,15 @@ export type Fault =
   /** Watch only: this raw line (plus \n) after afterEvents events (default 0), then the stream goes on. */
   | { type: 'malformed'; line: string; afterEvents?: number }
   /** Close the connection before any response. */
-  | { type: 'refuse' };
+  | { type: 'refuse' }
+  /**
+   * Headers with `code` (a Status body; the list itself for a 200 list), then only the first
+   * `bytes` bytes of the body (default half), never ended: an error body that never ends, a proxy
+   * stalling mid-body (F43).
+   */
+  | { type: 'stalledBody'; code: number; bytes?: number }
+  /** List only: the list as aggregated API servers and proxies may send it: `items: null`, no metadata.resourceVersion (F48). */
+  | { type: 'listShape'; itemsNull?: boolean; noResourceVersion?: boolean };
 
 /** 'watchlist' is a watch with sendInitialEvents=true (a streaming list); 'list' faults match it too, 'watch' faults do not. */
 export type FaultVerb = 'list' | 'watch' | 'watchlist';

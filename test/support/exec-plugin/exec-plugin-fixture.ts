@@ -51,6 +51,39 @@ export class ExecPluginFixture {
     this.toggle('exit-code', code === undefined ? undefined : String(code));
   }
 
+  /**
+   * Behaves as kubelogin's token cache: the same token and expiry until the expiry passes on
+   * the test's clock (`setNow`), then the next token (tok-1, tok-2, ...) for `lifetimeMs`.
+   */
+  setCaching(lifetimeMs: number | undefined): void {
+    this.toggle('lifetime-ms', lifetimeMs === undefined ? undefined : String(lifetimeMs));
+  }
+
+  /** The time on the test's clock, for the token cache. */
+  setNow(ms: number): void {
+    this.toggle('now', String(ms));
+  }
+
+  /** The test clock's time (`setNow`) at each plugin start since it was first set. */
+  runTimes(): number[] {
+    const f = path.join(this.dir, 'run-times');
+    return fs.existsSync(f) ? fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map(Number) : [];
+  }
+
+  /** Tokens the cache issued so far, oldest first, with the clock time of each issue. */
+  issued(): { token: string; at: number }[] {
+    const f = path.join(this.dir, 'issued');
+    if (!fs.existsSync(f)) return [];
+    return fs
+      .readFileSync(f, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const [token, at] = line.split(' ');
+        return { token, at: Number(at) };
+      });
+  }
+
   /** How many plugin processes were started so far. */
   runs(): number {
     const f = path.join(this.dir, 'runs');

@@ -7,6 +7,11 @@
 //   exit-code   exit with this code instead (printing a fake secret on stderr, which must never be shown)
 //   hang        never answer (an interactive login that nobody completes)
 //   exec-info   written with KUBERNETES_EXEC_INFO as received
+//   lifetime-ms a token cache, as kubelogin keeps one: hands out the cached token and its expiry
+//               until `now` reaches that expiry, then issues the next token (tok-1, tok-2, ...)
+//               for lifetime-ms; each issue appends a line to `issued`
+//   now         the time (ms since the epoch) on the test's clock, for the token cache; when
+//               present, each start appends it to `run-times`
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,12 +20,24 @@ const file = (name) => join(dir, name);
 const read = (name) => (existsSync(file(name)) ? readFileSync(file(name), 'utf8').trim() : undefined);
 
 appendFileSync(file('runs'), `${process.pid}\n`);
+if (read('now')) appendFileSync(file('run-times'), `${read('now')}\n`);
 writeFileSync(file('exec-info'), process.env.KUBERNETES_EXEC_INFO ?? '');
 if (existsSync(file('hang'))) {
   setInterval(() => {}, 1 << 30);
 } else if (read('exit-code')) {
   process.stderr.write('error: secret-token-in-stderr\n');
   process.exit(Number(read('exit-code')));
+} else if (read('lifetime-ms')) {
+  const now = Number(read('now') ?? Date.now());
+  let cache = existsSync(file('cache.json')) ? JSON.parse(readFileSync(file('cache.json'), 'utf8')) : undefined;
+  if (!cache || now >= cache.expiresAt) {
+    const n = (read('issued') ?? '').split('\n').filter(Boolean).length + 1;
+    cache = { token: `tok-${n}`, expiresAt: now + Number(read('lifetime-ms')) };
+    writeFileSync(file('cache.json'), JSON.stringify(cache));
+    appendFileSync(file('issued'), `${cache.token} ${now}\n`);
+  }
+  const status = { token: cache.token, expirationTimestamp: new Date(cache.expiresAt).toISOString() };
+  process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status }));
 } else {
   const status = {};
   const token = read('token');

@@ -32,7 +32,7 @@ describe('the Watched Resources tree', () => {
     for (const root of roots) {
       const p = model.present(root);
       const entry = entryOf(api, p.label);
-      assert.match(p.description ?? "", new RegExp(`^watching · \\d+ ${p.label} · rv ${entry.stats.resourceVersion}$`), `${p.label}: description`);
+      assert.match(p.description ?? '', new RegExp(`^watching · \\d+ ${p.label.replace(/s$/, '')}s? · rv ${entry.stats.resourceVersion}$`), `${p.label}: description (V21: the count in words)`);
       assert.equal(p.icon?.id, 'eye');
       assert.equal(p.contextValue, 'resource');
       assert.equal(p.collapsible, 'collapsed');
@@ -52,7 +52,7 @@ describe('the Watched Resources tree', () => {
       for (const ns of namespaces) {
         const label = model.present(ns).label;
         const names = server.list(resource, label).map((o) => o.metadata.name).sort();
-        assert.equal(model.present(ns).description, String(names.length), `${resource} ${label}: count`);
+        assert.equal(model.present(ns).description, `${names.length} ${names.length === 1 ? resource.replace(/s$/, '') : resource}`, `${resource} ${label}: count (V21: in words)`);
         const children = model.getChildren(ns);
         assert.deepEqual(children.map((c) => model.present(c).label), names, `${resource} ${label}: names`);
         for (const child of children) assert.equal(model.present(child).contextValue, 'object');

@@ -105,7 +105,7 @@ describe('the status bar indicator', () => {
     assert.match(m.tooltip, /kw-test\/secrets[^\n]*\|\s*unauthorized/, `the tooltip names the state:\n${m.tooltip}`);
     assert.match(m.ariaLabel, /1 failing/);
     const node = resourceNode(api, 'secrets') as TreeNode;
-    assert.match(api.tree.model.present(node).description ?? '', /^unauthorized( · next try in \d+ s)?$/);
+    assert.match(api.tree.model.present(node).description ?? '', /^unauthorized( · [\d,]+ [a-z.]+)?( · next try in \d+ s)?$/);
     assert.equal(entryOf(api, 'configmaps').state.phase, 'watching', 'configmaps unaffected');
     const lines = logSince(api, logFrom);
     assert.ok(lines.some((l) => /^error \[kw-test\/secrets\] unauthorized/.test(l)), `an error line in ${JSON.stringify(lines, null, 1)}`);

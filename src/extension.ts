@@ -7,6 +7,7 @@ import { markerLine } from './ui/health';
 import { viewScope } from './ui/tree';
 import { registerConfigCommands } from './vscode/config-commands';
 import { registerDescribeDocuments, type DescribeRegistration } from './vscode/describe-documents';
+import { registerEditing, type EditingRegistration } from './vscode/edit';
 import { registerHealthPanel, type HealthPanelRegistration } from './vscode/health-panel';
 import { registerKubeconfigProblem } from './vscode/kubeconfig-problem';
 import { registerLogChannel, type LogChannelRegistration } from './vscode/log-channel';
@@ -56,6 +57,8 @@ export interface KubeWatchApi {
   readonly shells: ShellsRegistration;
   /** Actions on objects: the write journal (every write pending until the watch shows it) and the rows' actions. */
   readonly actions: ActionsRegistration;
+  /** Editing live objects: the open edits and their diagnostics. */
+  readonly editing: EditingRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -90,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
   const logs = registerPodLogs(manager, clock);
+  const editing = registerEditing(manager, log.sink, clock, actions.journal);
   const setPaused = async (value: boolean) => {
     paused = value;
     recorder.setPaused(value);
@@ -112,6 +116,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     history,
     logs,
     registerObjectDocuments(manager, clock),
+    editing,
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
@@ -144,7 +149,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, actions };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, actions, editing };
 }
 
 /** Stops every watch and port-forward and waits until no request, timer, socket or file watcher is left. */

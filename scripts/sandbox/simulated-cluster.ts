@@ -646,7 +646,8 @@ export class SimulatedCluster {
 
     if (step % 4 === 0) {
       const cm = this.server.get('configmaps', 'shop', 'web-config');
-      if (cm) this.server.update('configmaps', { ...cm, data: { ...(cm.data as Record<string, string>), REVISION: String(step / 4) } });
+      // As a config reloader would write it: managedFields name it (an edit raced by it says who changed the object).
+      if (cm) this.server.update('configmaps', { ...cm, data: { ...(cm.data as Record<string, string>), REVISION: String(step / 4) } }, { manager: 'config-reloader' });
     }
 
     // The custom resource reconciles: a spec change, then Ready again.

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { LiveDescription, targetOf, type DescribeTarget, type DescriptionOptions, type DescriptionSource, type Description } from '../describe';
 import { groupVersion, type ResourceType } from '../informer';
 import { systemClock, type Clock } from '../base';
-import { OBJECT_SCHEME, parseObjectUri } from './object-documents';
+import { EDIT_SCHEME, OBJECT_SCHEME, parseObjectUri } from './object-documents';
 import { objectTabPath } from './tab-title';
 
 /** The URI scheme of live descriptions. */
@@ -192,7 +192,7 @@ function targetFromArg(manager: DescribeManager, arg: unknown): DescribeTarget |
 function targetOfActiveEditor(manager: DescribeManager): DescribeTarget | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   if (!uri) return undefined;
-  if (uri.scheme === OBJECT_SCHEME) {
+  if (uri.scheme === OBJECT_SCHEME || uri.scheme === EDIT_SCHEME) {
     const ref = parseObjectUri(uri);
     return ref ? targetFromArg(manager, ref) : undefined;
   }

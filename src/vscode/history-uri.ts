@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { WatchEntry } from '../manager';
-import { OBJECT_SCHEME, parseObjectUri } from './object-documents';
+import { EDIT_SCHEME, OBJECT_SCHEME, parseObjectUri } from './object-documents';
 
 /** The URI scheme of history documents: stored versions, and live objects for "Compare with Live". */
 export const HISTORY_SCHEME = 'kubewatch-history';
@@ -71,7 +71,7 @@ export function targetOf(arg: unknown): Target | undefined {
 }
 
 function targetOfUri(uri: vscode.Uri): Target | undefined {
-  if (uri.scheme === OBJECT_SCHEME) return parseObjectUri(uri);
+  if (uri.scheme === OBJECT_SCHEME || uri.scheme === EDIT_SCHEME) return parseObjectUri(uri);
   const ref = parseHistoryUri(uri);
   if (!ref) return undefined;
   return ref.type === 'version' ? { ...ref.target, uid: ref.uid } : ref.target;

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
-import { LifecycleLogWriter, RecentLines, type WatchEventSource } from '../ui/log';
+import { LifecycleLogWriter, RecentLines, type LogSink, type WatchEventSource } from '../ui/log';
 
 /** The registered log: the channel (for other adapters to show) and its disposal. */
 export interface LogChannelRegistration extends vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
   /** The last lines written, as `level message` (the channel itself cannot be read back). */
   recentLines(): string[];
+  /** Writes lines of other origins (writes, say) to the log, kept with the recent lines. */
+  readonly sink: LogSink;
 }
 
 /**
@@ -23,6 +25,7 @@ export function registerLogChannel(manager: WatchEventSource): LogChannelRegistr
   return {
     channel,
     recentLines: () => recent.snapshot(),
+    sink: recent,
     dispose() {
       if (disposed) return;
       disposed = true;

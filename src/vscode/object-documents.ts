@@ -8,6 +8,8 @@ import { RefreshThrottle } from '../ui/tree/refresh-throttle';
 
 /** The URI scheme of live object documents. */
 export const OBJECT_SCHEME = 'kubewatch';
+/** The URI scheme of editable object documents (src/vscode/edit/): the same path as OBJECT_SCHEME's, no query. */
+export const EDIT_SCHEME = 'kubewatch-edit';
 export const OPEN_OBJECT_COMMAND = 'kubeWatch.openObject';
 export const REVEAL_SECRET_VALUES_COMMAND = 'kubeWatch.revealSecretValues';
 /** Context key: the active editor shows a Secret from a `kubewatch:` document (for the editor title button). */
@@ -61,8 +63,20 @@ export function objectUri(ref: ObjectRef, entry: WatchEntry | undefined): vscode
   return vscode.Uri.from({ scheme: OBJECT_SCHEME, path: objectTabPath(entry?.context ?? '', ref.namespace, kind, ref.name, '.yaml'), query });
 }
 
-/** The reference a `kubewatch:` URI carries, or undefined for a foreign or damaged one. */
+/** How an editable document's path maps to its object: set by src/vscode/edit while editing is registered. */
+let editRefResolver: ((uri: vscode.Uri) => ObjectRef | undefined) | undefined;
+
+/** Makes `parseObjectUri` answer `kubewatch-edit:` URIs through `resolver` until the returned disposable is disposed. */
+export function setEditRefResolver(resolver: (uri: vscode.Uri) => ObjectRef | undefined): vscode.Disposable {
+  editRefResolver = resolver;
+  return new vscode.Disposable(() => {
+    if (editRefResolver === resolver) editRefResolver = undefined;
+  });
+}
+
+/** The reference a `kubewatch:` (or `kubewatch-edit:`) URI carries, or undefined for a foreign or damaged one. */
 export function parseObjectUri(uri: vscode.Uri): ObjectRef | undefined {
+  if (uri.scheme === EDIT_SCHEME) return editRefResolver?.(uri);
   if (uri.scheme !== OBJECT_SCHEME) return undefined;
   const encoded = new URLSearchParams(uri.query).get('o');
   if (!encoded) return undefined;
@@ -201,7 +215,7 @@ export class ObjectDocumentProvider implements vscode.TextDocumentContentProvide
   }
 
   private closed(uri: vscode.Uri): void {
-    const ref = parseObjectUri(uri);
+    const ref = uri.scheme === OBJECT_SCHEME ? parseObjectUri(uri) : undefined;
     if (!ref) return;
     const key = keyOf(ref);
     this.docs.get(key)?.throttle.dispose();
@@ -210,13 +224,13 @@ export class ObjectDocumentProvider implements vscode.TextDocumentContentProvide
 
   /** The last tab of a document closed: mask its Secret values again (VS Code may keep the document a while). */
   private tabClosed(uri: vscode.Uri): void {
-    const ref = parseObjectUri(uri);
+    const ref = uri.scheme === OBJECT_SCHEME ? parseObjectUri(uri) : undefined;
     if (!ref) return;
     const key = keyOf(ref);
     const state = this.docs.get(key);
     if (!state?.revealed) return;
     const stillShown = vscode.window.tabGroups.all.some((g) =>
-      g.tabs.some((t) => t.input instanceof vscode.TabInputText && parseObjectUri(t.input.uri) !== undefined && keyOf(parseObjectUri(t.input.uri) as ObjectRef) === key),
+      g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === OBJECT_SCHEME && parseObjectUri(t.input.uri) !== undefined && keyOf(parseObjectUri(t.input.uri) as ObjectRef) === key),
     );
     if (!stillShown) {
       state.revealed = false;

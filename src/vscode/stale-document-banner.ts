@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { systemClock, type Clock, type Disposable as EngineDisposable, type TimerHandle } from '../base';
 import type { EntriesChange, WatchEntry } from '../manager';
 import { staleBanner, type Staleness } from '../ui/staleness';
-import { OBJECT_SCHEME, parseObjectUri } from './object-documents';
+import { EDIT_SCHEME, OBJECT_SCHEME, parseObjectUri } from './object-documents';
 
 /** What the banner reads: the entries (to know which watches are down) and the shared staleness. */
 export interface StaleBannerSource {
@@ -53,7 +53,7 @@ export function registerStaleDocumentBanner(source: StaleBannerSource, clock: Cl
   /** Object documents on screen, and whether each is the live side of a diff. */
   const visible = () =>
     vscode.window.visibleTextEditors
-      .filter((e) => e.document.uri.scheme === OBJECT_SCHEME)
+      .filter((e) => e.document.uri.scheme === OBJECT_SCHEME || e.document.uri.scheme === EDIT_SCHEME)
       .map((editor) => ({ editor, inDiff: isInDiff(editor.document.uri) }));
 
   const refresh = () => {
@@ -75,7 +75,7 @@ export function registerStaleDocumentBanner(source: StaleBannerSource, clock: Cl
   const subscriptions = [
     source.onDidChangeEntries(refresh),
     vscode.window.onDidChangeVisibleTextEditors(refresh),
-    vscode.languages.registerCodeLensProvider({ scheme: OBJECT_SCHEME }, lenses),
+    vscode.languages.registerCodeLensProvider([{ scheme: OBJECT_SCHEME }, { scheme: EDIT_SCHEME }], lenses),
   ];
   refresh();
   return {

@@ -210,6 +210,18 @@ export class FakeApiServer {
     }
   }
 
+  /**
+   * Holds back what the open watches (of `resource` only, when given) send until the returned
+   * release runs: watches that lag behind the writes (a write answered before its event arrives).
+   */
+  holdWatches(resource?: string): () => void {
+    const held = [...this.watches].filter((w) => resource === undefined || w.resource === resource);
+    for (const w of held) w.cork();
+    return () => {
+      for (const w of held) w.uncork();
+    };
+  }
+
   /** Serves a type's version again after `stopServing`, with the objects it kept. */
   resumeServing(resource: string): void {
     this.unserved.delete(qualifiedName(this.resolve(resource)));

@@ -1,0 +1,142 @@
+import * as vscode from 'vscode';
+import type { EditDocuments, OpenEdit } from './edit-documents';
+import type { EditDiagnostics } from './edit-diagnostics';
+import type { EditSaver } from './edit-save';
+import type { Snapshots } from './edit-uri';
+import { openMergeEditor } from './merge-editor';
+import { EDIT_SCHEME, OBJECT_SCHEME, parseObjectUri, type ObjectRef } from '../object-documents';
+import { fieldList } from '../../ui/edit/edit-lens-text';
+
+export const EDIT_COMMANDS = {
+  editObject: 'kubeWatch.editObject',
+  applyServerSide: 'kubeWatch.applyServerSide',
+  showServerChanges: 'kubeWatch.showServerChanges',
+  rebase: 'kubeWatch.rebaseEdit',
+  revealSecretValues: 'kubeWatch.revealEditedSecretValues',
+} as const;
+
+/** A command argument as the object it names: a tree node or `{ entryId, namespace, name }`, a `kubewatch:`/`kubewatch-edit:` URI, or the active editor's. */
+function refOf(arg: unknown): ObjectRef | undefined {
+  if (arg instanceof vscode.Uri) return parseObjectUri(arg);
+  if (typeof arg === 'object' && arg !== null) {
+    const { entryId, namespace, name, kind } = arg as Partial<ObjectRef> & { kind?: unknown };
+    if (kind !== undefined && kind !== 'object') return undefined;
+    return typeof entryId === 'string' && typeof namespace === 'string' && typeof name === 'string' ? { entryId, namespace, name } : undefined;
+  }
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  return uri && (uri.scheme === OBJECT_SCHEME || uri.scheme === EDIT_SCHEME) ? parseObjectUri(uri) : undefined;
+}
+
+/**
+ * The commands of editing: Edit (from a row, the palette or a live YAML's title bar), Apply
+ * Server-Side…, Show Changes on the Server, Rebase My Edit, and Reveal Secret Values in an edit.
+ */
+export function registerEditCommands(edits: EditDocuments, saver: EditSaver, diagnostics: EditDiagnostics, snapshots: Snapshots): vscode.Disposable {
+  const editOf = async (arg: unknown): Promise<{ edit: OpenEdit; doc: vscode.TextDocument } | undefined> => {
+    const uri = arg instanceof vscode.Uri && arg.scheme === EDIT_SCHEME ? arg : vscode.window.activeTextEditor?.document.uri;
+    const edit = uri && edits.get(uri);
+    if (!edit) {
+      void vscode.window.showInformationMessage('Open an object for editing first (Edit on its row in the Kube Watch view, or the pencil of its YAML).');
+      return undefined;
+    }
+    return { edit, doc: edits.documentOf(edit) ?? (await vscode.workspace.openTextDocument(edit.uri)) };
+  };
+
+  const open = async (arg?: unknown) => {
+    const ref = refOf(arg);
+    if (!ref) {
+      void vscode.window.showInformationMessage('Pick an object in the Kube Watch view to edit it (or open its YAML and use the pencil in the title bar).');
+      return;
+    }
+    const uri = edits.refs.uriOf(ref, edits.source.entry(ref.entryId));
+    try {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc, { preview: false });
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Kube Watch: cannot edit ${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
+  const showChanges = async (arg?: unknown) => {
+    const found = await editOf(arg);
+    if (!found) return;
+    const { edit } = found;
+    const s = edit.session;
+    const live = s.live;
+    if (!live) {
+      void vscode.window.showInformationMessage(`${s.what} is not on the server any more.`);
+      return;
+    }
+    const left = snapshots.add(`${edit.ref.name} (rv ${s.base.metadata.resourceVersion ?? '?'}, where your edit started).yaml`, s.renderObject(s.base));
+    const right = snapshots.add(`${edit.ref.name} (on the server, rv ${live.metadata.resourceVersion ?? '?'}).yaml`, s.renderObject(live));
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${edit.ref.name}: where your edit started ↔ on the server now`, { preview: true });
+  };
+
+  const rebase = async (arg?: unknown) => {
+    const found = await editOf(arg);
+    if (!found) return;
+    const { edit, doc } = found;
+    const text = doc.getText();
+    const r = edit.session.rebase(text);
+    if ('problems' in r) {
+      diagnostics.check(doc);
+      void vscode.window.showWarningMessage(`Kube Watch: fix the problems first (see the Problems panel): ${r.problems[0].message}`);
+      return;
+    }
+    if ('conflicts' in r) {
+      await openMergeEditor(edit, text, r.theirs, snapshots, edits.source.entry(edit.ref.entryId)?.label);
+      edits.changed(edit);
+      return;
+    }
+    const live = edit.session.live ?? edit.session.base;
+    const change = new vscode.WorkspaceEdit();
+    change.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), edit.session.renderObject(r.merged));
+    await vscode.workspace.applyEdit(change);
+    edit.session.adopt(live);
+    edits.changed(edit);
+    vscode.window.setStatusBarMessage(`$(check) Rebased onto rv ${live.metadata.resourceVersion ?? '?'}${r.fields.length > 0 ? ` (the server changed ${fieldList(r.fields, 3)})` : ''}: save to write it`, 8000);
+  };
+
+  const reveal = async (arg?: unknown) => {
+    const found = await editOf(arg);
+    if (!found) return;
+    const { edit, doc } = found;
+    if (!edit.session.isSecret) {
+      void vscode.window.showInformationMessage('This document does not edit a Secret: nothing is masked.');
+      return;
+    }
+    if (edit.session.revealed) return;
+    const answer = await vscode.window.showWarningMessage(
+      `Reveal the values of Secret "${edit.ref.name}" to edit them?`,
+      { modal: true, detail: 'They show as text in this editor until it is closed, and are encoded back (base64) when saved.' },
+      'Reveal',
+    );
+    if (answer !== 'Reveal') return;
+    const current = edit.session.objectOf(doc.getText());
+    edit.session.setRevealed(true);
+    if (!doc.isDirty || 'problems' in current) {
+      edits.refreshIfClean(edit);
+    } else {
+      const change = new vscode.WorkspaceEdit();
+      change.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), edit.session.renderObject(current.object));
+      await vscode.workspace.applyEdit(change);
+    }
+    edits.changed(edit);
+  };
+
+  const apply = async (arg?: unknown) => {
+    const found = await editOf(arg);
+    if (found) await saver.applyCommand(found.edit, found.doc);
+  };
+
+  const guard = (run: (arg?: unknown) => Promise<void>) => (arg?: unknown) =>
+    run(arg).catch((err: unknown) => void vscode.window.showErrorMessage(`Kube Watch: ${err instanceof Error ? err.message : String(err)}`));
+
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand(EDIT_COMMANDS.editObject, guard(open)),
+    vscode.commands.registerCommand(EDIT_COMMANDS.applyServerSide, guard(apply)),
+    vscode.commands.registerCommand(EDIT_COMMANDS.showServerChanges, guard(showChanges)),
+    vscode.commands.registerCommand(EDIT_COMMANDS.rebase, guard(rebase)),
+    vscode.commands.registerCommand(EDIT_COMMANDS.revealSecretValues, guard(reveal)),
+  );
+}

@@ -16,6 +16,8 @@ import * as path from 'node:path';
 import { KUBE_WATCH, WorkbenchUi } from './pages';
 import { ActionUi } from './pages/actions';
 import { poll } from './support/poll';
+import { podRowTitle } from './support/pod-title';
+import type { KubeObject } from '../../src/informer';
 import { SimulatedCluster, SANDBOX_USER } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
 
@@ -117,12 +119,14 @@ describe('Acting on objects in the browser (packaged .vsix in code-server, Chrom
 
   it('A09 delete a Pod: the grace period chosen, the confirmation, the row terminating then gone, its replacement there', async () => {
     const [pod] = podsOf('shop', 'api-').map((p) => p.metadata.name).sort();
+    // The tree titles a Pod without its generated parts (api…5qblg): its row is found by that title.
+    const row = podRowTitle(cluster.server.get('pods', 'shop', pod) as KubeObject);
     const count = podsOf('shop', 'api-').length;
     // Long enough to see the Pod terminating on a busy machine (the sandbox's kubelet takes 3 s).
     cluster.server.deletes.podTerminationSeconds = 15;
     await ui.tree.expand(['pods']);
     await ui.tree.expand(['pods', 'shop']);
-    await actions.openMenu(['pods', 'shop', pod]);
+    await actions.openMenu(['pods', 'shop', row]);
     await actions.choose('Delete…');
     await ui.quickPick.waitForPicker('Grace period');
     assert.deepEqual((await ui.quickPick.items()).map((i) => i.label), ['Graceful: 30 s', 'Immediately: grace period 0']);
@@ -132,10 +136,10 @@ describe('Acting on objects in the browser (packaged .vsix in code-server, Chrom
     assert.match(dialog.detail.join(' '), new RegExp(`^Deletes Pod shop/${pod} with a grace period of 30 s: it turns Terminating.* It is owned by ReplicaSet api-5c6b7f9d8, which will create a replacement\\.`));
     assert.ok(dialog.detail.includes(`kubectl delete pod/${pod} -n shop --context simulated`));
     await actions.clickDialogButton('Delete');
-    const terminating = await ui.tree.waitForRow(['pods', 'shop', pod], (r) => /Terminating/.test(r.description), { timeoutMs: 30_000 });
+    const terminating = await ui.tree.waitForRow(['pods', 'shop', row], (r) => /Terminating/.test(r.description), { timeoutMs: 30_000 });
     assert.match(terminating.description, /^(delete done · )?Terminating 1\/1/);
     await shoot('a09-delete-pod-terminating');
-    await ui.tree.waitForNoRow(['pods', 'shop', pod], { timeoutMs: 60_000 });
+    await ui.tree.waitForNoRow(['pods', 'shop', row], { timeoutMs: 60_000 });
     await poll('its replacement', async () => podsOf('shop', 'api-').filter((p) => p.metadata.name !== pod).length, (n) => n === count, { timeoutMs: 60_000 });
     await shoot('a09-delete-pod');
     cluster.server.deletes.podTerminationSeconds = 3;
@@ -160,8 +164,10 @@ describe('Acting on objects in the browser (packaged .vsix in code-server, Chrom
   it('A10 a user who may only read: a write the server refuses (403) reads as words, and the rows stop offering writes', async () => {
     cluster.switchAccess('read-only');
     const [pod] = podsOf('shop', 'api-').map((p) => p.metadata.name).sort();
+    // The tree titles a Pod without its generated parts (api…5qblg): its row is found by that title.
+    const row = podRowTitle(cluster.server.get('pods', 'shop', pod) as KubeObject);
     // The menu still offers Delete: the answers were cached before the change of rights.
-    await actions.openMenu(['pods', 'shop', pod]);
+    await actions.openMenu(['pods', 'shop', row]);
     await actions.choose('Delete…');
     await ui.quickPick.waitForPicker('Grace period');
     await ui.quickPick.pick('Graceful: 30 s');
@@ -171,11 +177,11 @@ describe('Acting on objects in the browser (packaged .vsix in code-server, Chrom
     assert.equal(words, `Could not delete Pod shop/${pod}. Not allowed: user "${SANDBOX_USER}" may not delete pods "${pod}" in namespace "shop". The cluster's access rules (RBAC) refused it; nothing was written.`);
     assert.doesNotMatch(words, /at \S+\.(ts|js):\d+/, 'no stack trace');
     assert.ok(cluster.server.get('pods', 'shop', pod), 'nothing deleted');
-    await ui.tree.waitForRow(['pods', 'shop', pod], (r) => /^delete failed · Running/.test(r.description) && r.icon === 'error', { timeoutMs: 30_000 });
+    await ui.tree.waitForRow(['pods', 'shop', row], (r) => /^delete failed · Running/.test(r.description) && r.icon === 'error', { timeoutMs: 30_000 });
     await shoot('a10-refused-in-words');
     // The 403 made the access answers about pods in shop go; asked again, they say no.
     const items = await poll('the pod row without write actions', async () => {
-      const i = await actions.openMenu(['pods', 'shop', pod]);
+      const i = await actions.openMenu(['pods', 'shop', row]);
       await actions.closeMenu();
       return i;
     }, (i) => !i.includes('Delete…'), { timeoutMs: 60_000 });
@@ -190,7 +196,7 @@ describe('Acting on objects in the browser (packaged .vsix in code-server, Chrom
     const refused = await actions.waitForNotification('the refusal before writing', (m) => m.startsWith('Not allowed:'));
     assert.equal(refused, `Not allowed: user "simulated-user" may not delete pods in namespace "shop" (context simulated). The cluster's access rules (RBAC) do not allow it, so Delete is not offered.`);
     assert.deepEqual(writesSince(requests), [], 'nothing was sent');
-    await actions.openMenu(['pods', 'shop', pod]);
+    await actions.openMenu(['pods', 'shop', row]);
     await shoot('a10-no-write-actions');
     await actions.closeMenu();
     cluster.switchAccess('read-write');

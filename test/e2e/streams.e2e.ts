@@ -14,6 +14,8 @@ import * as path from 'node:path';
 import { SidebarTree, WorkbenchUi } from './pages';
 import { LogTerminal } from './pages/log-terminal';
 import { poll } from './support/poll';
+import { podRowTitle } from './support/pod-title';
+import type { KubeObject } from '../../src/informer';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { replacePod } from '../../scripts/sandbox/pod-replacer';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
@@ -151,7 +153,8 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   });
 
   it('A15 Open Shell… on a pod: a terminal running sh in the pod; a typed command answers', async () => {
-    await contextMenu(['pods', 'shop', SHELL_POD], /^Open Shell…$/);
+    // The tree titles a Pod without its generated parts (web…2xkqp).
+    await contextMenu(['pods', 'shop', podRowTitle(cluster.server.get('pods', 'shop', SHELL_POD) as KubeObject)], /^Open Shell…$/);
     await poll('the shell terminal', () => terminal.isOpen(), (open) => open, { timeoutMs: 30_000 });
     await terminal.waitForRows('the header and a prompt', (rows) => rows.some((r) => r.includes(`sh in pod shop/${SHELL_POD}`)) && rows.some((r) => r.startsWith('$')), { timeoutMs: 60_000 });
     await bench.page.keyboard.type('echo hello-$((6*7)) from $(basename $PWD | cut -c1-14)\n');

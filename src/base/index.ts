@@ -6,5 +6,6 @@ export * from './api-error';
 export * from './backoff';
 export * from './clock';
 export * from './disposable';
+export * from './file-problem';
 export * from './sleep';
 export * from './time-format';

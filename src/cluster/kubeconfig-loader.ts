@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
 import type { KubeconfigUser } from '../connection/credentials/kubeconfig-user';
+import { fileProblem } from '../base/file-problem';
 
 /**
  * A kubeconfig could not be used: a file is missing or unreadable, is not YAML, defines no
@@ -230,19 +231,6 @@ function takeTokenFiles(doc: object, dir: string): Map<string, string> {
   return found;
 }
 
-function fileProblem(err: unknown): string {
-  switch ((err as { code?: string } | undefined)?.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a directory';
-    default:
-      return 'the file cannot be read';
-  }
-}
 
 /**
  * Describes why a file did not parse without echoing any of it: js-yaml's messages quote the

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
+import { fileProblem } from '../../base/file-problem';
 import { CachingTokenSource, type ObtainedToken, type TokenFetcher } from './token-source';
 
 /** How long a token read from a file is used before the file is read again (client-go's period). */
@@ -48,16 +49,3 @@ export function tokenFileSource(path: string, clock: Clock, fallback?: string): 
   return new CachingTokenSource(fetcher, { clock, reuseForMs: TOKEN_FILE_REREAD_MS, keepOnFailure: true });
 }
 
-function fileProblem(err: unknown): string {
-  switch ((err as { code?: string } | undefined)?.code) {
-    case 'ENOENT':
-      return 'no such file';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'it is a directory';
-    default:
-      return 'read error';
-  }
-}

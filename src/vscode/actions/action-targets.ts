@@ -4,6 +4,7 @@ import type { AccessReviewCache } from '../../cluster/access-review';
 import type { KubeTransport } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { targetOfRow } from '../../ui/actions';
+import { parseObjectUri } from '../object-documents';
 
 /** What the action commands read of the watch manager (a WatchManager is one). */
 export interface ActionSource {
@@ -36,21 +37,9 @@ export function objectRefOf(arg: unknown): ObjectRef | undefined {
   return { entryId, namespace, name };
 }
 
-/** The reference in a Kube Watch document URI (`kubewatch:…?o=…`), or undefined. */
+/** The reference in a Kube Watch object document's URI (the live YAML, or its editable copy), or undefined. */
 export function refOfUri(uri: vscode.Uri): ObjectRef | undefined {
-  if (!uri.scheme.startsWith('kubewatch')) return undefined;
-  const encoded = new URLSearchParams(uri.query).get('o');
-  if (!encoded) return undefined;
-  try {
-    const value: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 3 && value.every((v) => typeof v === 'string')) {
-      const [entryId, namespace, name] = value as string[];
-      return { entryId, namespace, name };
-    }
-  } catch {
-    // not one of ours
-  }
-  return undefined;
+  return parseObjectUri(uri);
 }
 
 /** The target of a reference now (the live object), or undefined when its watch no longer has it. */

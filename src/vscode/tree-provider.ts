@@ -16,6 +16,11 @@ export const LOAD_MORE_COMMAND = 'kubeWatch.loadMore';
 /** Adds the watch of a type of the "All resources" catalog; its argument is the type's row. */
 export const ADD_WATCH_COMMAND = 'kubeWatch.addWatch';
 
+/** A row of the watch model (a watch, its namespaces and objects), as opposed to the view's own rows around them. */
+function isWatchRow(node: ViewNode): boolean {
+  return node.kind === 'resource' || node.kind === 'namespace' || node.kind === 'object' || node.kind === 'more' || node.kind === 'message';
+}
+
 const COLLAPSIBLE: Record<NodePresentation['collapsible'], vscode.TreeItemCollapsibleState> = {
   none: vscode.TreeItemCollapsibleState.None,
   collapsed: vscode.TreeItemCollapsibleState.Collapsed,
@@ -49,8 +54,13 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
     private readonly source: Pick<ResourcesTreeSource, 'entries'>,
   ) {
     this.subscription = model.onDidChange((nodes) => {
+      // The view's own rows (contexts, All resources, related rows) refresh on their own pace:
+      // such a refresh says nothing of the watch rows, so it neither renders nor forgets them.
+      if (nodes && !nodes.some(isWatchRow)) return this.changed.fire(nodes);
       const roots = nodes ? nodes.filter((n) => n.kind === 'resource') : model.watch.getChildren();
-      this.awaiting = roots.length > 0 ? new Set(roots) : undefined;
+      // VS Code takes refreshes in order: the rows of this one come after those of any before it.
+      // A refresh of no watch node leaves earlier awaited rows awaited (drawing now would run ahead of them).
+      if (roots.length > 0) this.awaiting = new Set(roots);
       this.changed.fire(nodes);
       if (!this.awaiting) this.rendered.fire();
     });

@@ -56,7 +56,7 @@ export interface InformerOptions {
   streamingListMemory?: StreamingListMemory;
   /** Time without an event before a streaming list's bookmark after which it is given up; default 10 s. */
   watchListProgressMs?: number;
-  /** Least clock time between two announcements of a growing list preview (`onListProgress`); default 250 ms. */
+  /** Least clock time between two announcements of a growing list preview (`onListProgress`); default 500 ms. */
   listProgressMs?: number;
   /** A label for logs, for example `context/pods`. */
   name?: string;

@@ -3,7 +3,7 @@ import { Emitter, type Disposable } from '../base/disposable';
 import type { ListPreview } from './list-preview';
 
 /** Default least clock time between two announcements of a growing list preview. */
-export const LIST_PROGRESS_MS = 250;
+export const LIST_PROGRESS_MS = 500;
 
 /**
  * The informer's current list preview and its announcements (see list-preview.ts).

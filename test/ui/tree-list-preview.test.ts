@@ -80,7 +80,7 @@ describe('tree view model: rows of a first list in progress (the list preview)',
     await until(() => h.held === 2, 'the second page held');
     const resource = resourceOf(model);
     assert.deepEqual(labels(model.getChildren(resource), model), ['listing…'], 'nothing from the list before it is announced');
-    clock.advance(250); // the announcement, then the tree's refresh
+    clock.advance(500); // the announcement, then the tree's refresh
     assert.ok(refreshes.some((r) => r?.includes(resource)), 'the resource node refreshed');
     assert.match(model.present(resource).description ?? '', /^listing · 2 configmaps so far/);
     const [a] = model.getChildren(resource) as NamespaceNode[];
@@ -100,7 +100,7 @@ describe('tree view model: rows of a first list in progress (the list preview)',
     h.holdListFrom = 3;
     h.release();
     await until(() => h.held === 3, 'the third page held');
-    clock.advance(250);
+    clock.advance(500);
     const [a2, b] = model.getChildren(resource) as NamespaceNode[];
     assert.equal(a2, a, 'the same namespace node as it grows');
     assert.equal(model.present(a).description, 'listing · 3 configmaps so far');
@@ -133,13 +133,13 @@ describe('tree view model: rows of a first list in progress (the list preview)',
     const { server, h, clock, informer, model } = await setup();
     informer.start();
     await until(() => h.held === 2, 'the second page held');
-    clock.advance(250);
+    clock.advance(500);
     const resource = resourceOf(model);
     assert.deepEqual(labels(model.getChildren(resource), model), ['a']);
     server.injectFault({ type: 'status', code: 500, reason: 'InternalError', message: 'etcd is down' }, { verb: 'list' });
     h.release();
     await until(() => informer.listPreview === undefined, 'the preview dropped');
-    clock.advance(250);
+    clock.advance(500);
     const children = model.getChildren(resource);
     assert.equal(children.length, 1);
     assert.equal(children[0].kind, 'message');

@@ -47,6 +47,10 @@ export class ListPreviewRows {
   progressed(place: EntryPlace): void {
     const preview = this.shown(place);
     const node = place.node;
+    // The first rows and the end are refreshed at once; while the list grows, the resource node
+    // (whose refresh re-renders every namespace row shown: garbage the extension host keeps until
+    // its next full GC, PERF B10's RSS) at most once per watchRefreshMs, new namespaces included.
+    const atOnce = !preview || (node.layout === 'namespaces' && node.namespaces.size === 0);
     if (node.layout === 'namespaces') {
       const counts = new Map(preview?.namespaces() ?? []);
       for (const [ns, count] of counts) {
@@ -55,7 +59,6 @@ export class ListPreviewRows {
           group = new NamespaceNode(`${place.entry.id}/${ns}`, node, ns, place.entry.id, false);
           node.namespaces.set(ns, group);
           node.sortedNamespaces = undefined;
-          this.refresh.mark(node);
         }
         if (group.previewCount === count) continue;
         group.previewCount = count;
@@ -80,8 +83,9 @@ export class ListPreviewRows {
       this.dropRows(parent);
       this.refresh.mark(parent);
     }
-    this.refresh.mark(node);
-    if (place.watchNode !== node) this.refresh.mark(place.watchNode);
+    if (atOnce) this.refresh.mark(node);
+    else this.refresh.statsChanged(node);
+    if (place.watchNode !== node) this.refresh.mark(node);
   }
 
   /** The object rows received so far under `parent` (built when first asked), or undefined when it has no preview. */

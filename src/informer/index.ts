@@ -7,6 +7,8 @@ export * from './informer';
 export * from './informer-state';
 export * from './kube-object';
 export * from './lifecycle-event';
+export * from './list-preview';
+export * from './list-progress';
 export * from './resource-type';
 export * from './store';
 export * from './streaming-list-memory';

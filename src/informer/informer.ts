@@ -4,6 +4,8 @@ import { Emitter, type Disposable } from '../base/disposable';
 import { emptyStats, type InformerPhase, type InformerState, type InformerStats } from './informer-state';
 import { keyOf, type KubeObject } from './kube-object';
 import type { LifecycleEvent, TimedLifecycleEvent } from './lifecycle-event';
+import type { ListPreview } from './list-preview';
+import { LIST_PROGRESS_MS, ListProgress } from './list-progress';
 import { Reflector, type ReflectorHost } from './reflector';
 import { resourceTypeName, type ResourceType } from './resource-type';
 import { Store, type StoreListener } from './store';
@@ -54,6 +56,8 @@ export interface InformerOptions {
   streamingListMemory?: StreamingListMemory;
   /** Time without an event before a streaming list's bookmark after which it is given up; default 10 s. */
   watchListProgressMs?: number;
+  /** Least clock time between two announcements of a growing list preview (`onListProgress`); default 500 ms. */
+  listProgressMs?: number;
   /** A label for logs, for example `context/pods`. */
   name?: string;
   /**
@@ -85,6 +89,7 @@ export class Informer implements ReflectorHost, StoreListener {
    */
   private intent = 0;
   private syncWaiters: ((synced: boolean) => void)[] = [];
+  private readonly progress: ListProgress;
 
   constructor(readonly options: InformerOptions) {
     this.clock = options.clock ?? systemClock;
@@ -95,6 +100,7 @@ export class Informer implements ReflectorHost, StoreListener {
       this.stats.objects = this.store.size;
     }
     this.currentState = { phase: 'stopped', since: this.clock.now(), synced: false };
+    this.progress = new ListProgress(this.clock, options.listProgressMs ?? LIST_PROGRESS_MS);
     this.reflector = new Reflector(this, {
       transport: options.transport,
       type: options.type,
@@ -137,6 +143,24 @@ export class Informer implements ReflectorHost, StoreListener {
     return this.store.get(namespace ? `${namespace}/${name}` : name);
   }
 
+  /**
+   * What the first list has received so far, while it is in progress: only while the informer
+   * has never synced and its store is empty (a relist keeps showing the store). A partial list,
+   * never the cluster's state; read-only, live, gone once the list completes or fails.
+   */
+  get listPreview(): ListPreview | undefined {
+    return this.progress.preview;
+  }
+
+  /**
+   * Fires as the list preview grows (at most once per `listProgressMs` of clock time) and once
+   * with `undefined` when it ends: after the complete list reached the store and handlers (so a
+   * view never goes from the preview to nothing), or when the list failed.
+   */
+  onListProgress(listener: (preview: ListPreview | undefined) => void): Disposable {
+    return this.progress.on(listener);
+  }
+
   addHandler(handler: InformerHandler): Disposable {
     this.handlers = [...this.handlers, handler];
     return { dispose: () => (this.handlers = this.handlers.filter((h) => h !== handler)) };
@@ -168,6 +192,7 @@ export class Informer implements ReflectorHost, StoreListener {
     this.run = undefined;
     run.ctl.abort();
     await run.done;
+    this.progress.end();
     this.setPhase('stopped');
     this.emit({ type: 'stopped' });
     this.resolveSyncWaiters(false);
@@ -228,6 +253,18 @@ export class Informer implements ReflectorHost, StoreListener {
     if (!this.currentState.synced) this.currentState = { ...this.currentState, synced: true };
     this.emit({ type: 'synced', resourceVersion, objects: this.store.size });
     this.resolveSyncWaiters(true);
+  }
+
+  beginListPreview(preview: ListPreview): void {
+    if (!this.currentState.synced && this.store.size === 0) this.progress.begin(preview);
+  }
+
+  listGrew(): void {
+    this.progress.grew();
+  }
+
+  endListPreview(): void {
+    this.progress.end();
   }
 
   emit(event: LifecycleEvent): void {

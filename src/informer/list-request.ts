@@ -1,5 +1,6 @@
 import { AbortedError, ApiError, ProtocolError } from '../base/api-error';
 import { isKubeObject, type KubeObject } from './kube-object';
+import { ListBuffer } from './list-preview';
 import { groupVersion } from './resource-type';
 import { DeadlineError, type ReflectorContext } from './reflector-context';
 
@@ -7,57 +8,74 @@ import { DeadlineError, type ReflectorContext } from './reflector-context';
  * A consistent, paginated list (resourceVersion unset: never "0", which may travel back in time
  * on a lagging cache). A continue token that expires mid-list (F11, F37) falls back to one full
  * unpaginated list, as client-go's pager does; nothing reaches the store until the list is complete.
+ * Meanwhile the pages so far are the informer's list preview (list-preview.ts), ended with the list.
  */
 export async function listAll(r: ReflectorContext, signal: AbortSignal, relistReason: string | undefined): Promise<void> {
   const relist = beginList(r, relistReason, false);
   const started = r.o.clock.now();
   let paginate = r.o.pageSize > 0;
-  for (;;) {
-    const items: KubeObject[] = [];
-    let cont = '';
-    let pages = 0;
-    let listRv = '';
-    try {
-      do {
-        const q = r.query(paginate ? { limit: String(r.o.pageSize) } : {});
-        if (cont) q.continue = cont;
-        const streamed: unknown[] = [];
-        const listStream = paginate ? undefined : r.o.transport.listStream?.bind(r.o.transport);
-        // Unpaginated: items parsed one by one as they arrive, never the whole body as one text.
-        const page = await withDeadline(
-          r,
-          signal,
-          (s) => (listStream ? listStream(r.path, q, s, (item) => streamed.push(item), r.hints) : r.o.transport.list(r.path, q, s, r.hints)),
-          'list page',
-        );
-        r.o.streamingListMemory.connectionSucceeded();
-        pages++;
-        if (!page || typeof page !== 'object' || Array.isArray(page)) throw new ProtocolError('the server answered the list with something that is not a list');
-        // F48, as client-go accepts them: `items: null` (or none) is an empty list; a list without a
-        // resourceVersion is watched from the current state (resourceVersion unset).
-        const pageItems = listStream && streamed.length > 0 ? streamed : (page.items ?? []);
-        if (!Array.isArray(pageItems)) throw new ProtocolError('the server answered the list with items that are not a list');
-        const rv = page.metadata?.resourceVersion;
-        if (rv !== undefined && rv !== null && typeof rv !== 'string') throw new ProtocolError('the server answered the list with a resourceVersion that is not a string');
-        listRv = rv ?? '';
-        collect(r, pageItems, page.kind, page.apiVersion, items);
-        r.host.emit({ type: 'list-page', page: pages, items: pageItems.length });
-        const next = page.metadata?.continue;
-        cont = typeof next === 'string' ? next : '';
-      } while (cont);
-    } catch (err) {
-      if (err instanceof ApiError && err.isExpired && cont && paginate) {
-        // client-go's pager: the rest of a paginated list is gone; one full list instead, not a loop.
-        paginate = false;
-        r.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}; listing everything in one request` });
-        continue;
-      }
-      throw err;
+  try {
+    for (;;) {
+      if (await listOnce(r, signal, paginate, relist, started)) return;
+      paginate = false;
     }
-    if (signal.aborted) throw new AbortedError('stopped');
-    publishList(r, items, listRv, relist, pages, started, false);
-    return;
+  } finally {
+    r.host.endListPreview(); // a failed list shows nothing of what it received
   }
+}
+
+/**
+ * One attempt at the whole list; false when a paginated list's continue token expired (the caller
+ * lists again unpaginated).
+ */
+async function listOnce(r: ReflectorContext, signal: AbortSignal, paginate: boolean, relist: boolean, started: number): Promise<boolean> {
+  const buffer = new ListBuffer();
+  const items = buffer.items;
+  r.host.beginListPreview(buffer);
+  let cont = '';
+  let pages = 0;
+  let listRv = '';
+  try {
+    do {
+      const q = r.query(paginate ? { limit: String(r.o.pageSize) } : {});
+      if (cont) q.continue = cont;
+      const streamed: unknown[] = [];
+      const listStream = paginate ? undefined : r.o.transport.listStream?.bind(r.o.transport);
+      // Unpaginated: items parsed one by one as they arrive, never the whole body as one text.
+      const page = await withDeadline(
+        r,
+        signal,
+        (s) => (listStream ? listStream(r.path, q, s, (item) => streamed.push(item), r.hints) : r.o.transport.list(r.path, q, s, r.hints)),
+        'list page',
+      );
+      r.o.streamingListMemory.connectionSucceeded();
+      pages++;
+      if (!page || typeof page !== 'object' || Array.isArray(page)) throw new ProtocolError('the server answered the list with something that is not a list');
+      // F48, as client-go accepts them: `items: null` (or none) is an empty list; a list without a
+      // resourceVersion is watched from the current state (resourceVersion unset).
+      const pageItems = listStream && streamed.length > 0 ? streamed : (page.items ?? []);
+      if (!Array.isArray(pageItems)) throw new ProtocolError('the server answered the list with items that are not a list');
+      const rv = page.metadata?.resourceVersion;
+      if (rv !== undefined && rv !== null && typeof rv !== 'string') throw new ProtocolError('the server answered the list with a resourceVersion that is not a string');
+      listRv = rv ?? '';
+      collect(r, pageItems, page.kind, page.apiVersion, items);
+      buffer.countNew();
+      r.host.listGrew();
+      r.host.emit({ type: 'list-page', page: pages, items: pageItems.length });
+      const next = page.metadata?.continue;
+      cont = typeof next === 'string' ? next : '';
+    } while (cont);
+  } catch (err) {
+    if (err instanceof ApiError && err.isExpired && cont && paginate) {
+      // client-go's pager: the rest of a paginated list is gone; one full list instead, not a loop.
+      r.host.emit({ type: 'list-restarted', reason: `continue token expired on page ${pages + 1}: ${err.message}; listing everything in one request` });
+      return false;
+    }
+    throw err;
+  }
+  if (signal.aborted) throw new AbortedError('stopped');
+  publishList(r, items, listRv, relist, pages, started, false);
+  return true;
 }
 
 /** Logs the start of a list (paginated or streaming); returns whether it is a relist. */
@@ -90,6 +108,8 @@ export function publishList(r: ReflectorContext, items: KubeObject[], listRv: st
     ...(streaming ? { streaming } : {}),
   });
   r.host.markSynced(listRv);
+  // Only now, with the list in the store and synced, does the preview go: no moment shows neither.
+  r.host.endListPreview();
 }
 
 /** Validates and transforms list items into `out`, giving them the kind the list implies. */

@@ -2,6 +2,7 @@ import type { Backoff } from '../base/backoff';
 import type { Clock } from '../base/clock';
 import type { InformerPhase, InformerStats } from './informer-state';
 import type { LifecycleEvent } from './lifecycle-event';
+import type { ListPreview } from './list-preview';
 import { collectionPath, type ResourceType } from './resource-type';
 import type { Store } from './store';
 import type { StreamingListMemory, StreamingListMode } from './streaming-list-memory';
@@ -15,6 +16,12 @@ export interface ReflectorHost {
   setPhase(phase: InformerPhase, reason?: string, nextRetryAt?: number): void;
   markSynced(resourceVersion: string): void;
   emit(event: LifecycleEvent): void;
+  /** A list began whose buffer may be shown as the list's preview (only if the informer never synced and holds nothing). */
+  beginListPreview(preview: ListPreview): void;
+  /** The list's buffer grew. */
+  listGrew(): void;
+  /** The list completed (after markSynced) or failed: its preview is gone. */
+  endListPreview(): void;
 }
 
 export interface ReflectorOptions {

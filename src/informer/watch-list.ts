@@ -1,5 +1,6 @@
 import { ApiError } from '../base/api-error';
 import type { KubeObject } from './kube-object';
+import type { ListPreview } from './list-preview';
 
 /**
  * The streaming list (WatchList, `sendInitialEvents=true`), as client-go's reflector does it:
@@ -64,10 +65,10 @@ export class StreamingListIncompleteError extends Error {
  * The objects of a streaming list as they arrive, kept apart from the informer's store until
  * the initial-events-end bookmark, so that a partial stream is never published.
  * Held per namespace by name, as the store holds them (no key string per object); later events
- * for an object replace earlier ones.
+ * for an object replace earlier ones. It is also the list's preview (list-preview.ts), read in place.
  */
-export class InitialEvents {
-  private readonly namespaces = new Map<string, Map<string, KubeObject>>();
+export class InitialEvents implements ListPreview {
+  private readonly byNamespace = new Map<string, Map<string, KubeObject>>();
   private count = 0;
 
   get size(): number {
@@ -76,24 +77,32 @@ export class InitialEvents {
 
   upsert(obj: KubeObject): void {
     const ns = obj.metadata.namespace ?? '';
-    let names = this.namespaces.get(ns);
-    if (!names) this.namespaces.set(ns, (names = new Map()));
+    let names = this.byNamespace.get(ns);
+    if (!names) this.byNamespace.set(ns, (names = new Map()));
     const name = obj.metadata.name ?? '';
     if (!names.has(name)) this.count++;
     names.set(name, obj);
   }
 
   remove(obj: KubeObject): void {
-    const names = this.namespaces.get(obj.metadata.namespace ?? '');
+    const names = this.byNamespace.get(obj.metadata.namespace ?? '');
     if (names?.delete(obj.metadata.name ?? '')) this.count--;
+  }
+
+  *namespaces(): IterableIterator<[string, number]> {
+    for (const [ns, names] of this.byNamespace) if (names.size > 0) yield [ns, names.size];
+  }
+
+  objectsIn(namespace: string): IterableIterator<KubeObject> {
+    return (this.byNamespace.get(namespace) ?? new Map<string, KubeObject>()).values();
   }
 
   /** Hands the objects over (for Store.replace) and forgets them. */
   take(): KubeObject[] {
     const items: KubeObject[] = new Array(this.count);
     let i = 0;
-    for (const names of this.namespaces.values()) for (const obj of names.values()) items[i++] = obj;
-    this.namespaces.clear();
+    for (const names of this.byNamespace.values()) for (const obj of names.values()) items[i++] = obj;
+    this.byNamespace.clear();
     this.count = 0;
     return items;
   }

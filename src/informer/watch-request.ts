@@ -38,6 +38,7 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
     if (r.resourceVersionUnavailable) startRv = '';
     relist = beginList(r, r.relistReason, true);
     initial = new InitialEvents();
+    r.host.beginListPreview(initial);
     query = r.query(watchListQuery(startRv, timeoutSeconds));
   } else {
     query = r.query({ allowWatchBookmarks: 'true', resourceVersion: startRv, timeoutSeconds: String(timeoutSeconds) });
@@ -140,6 +141,7 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
               // Part of the streaming list: kept apart until its bookmark.
               if (type === 'DELETED') initial.remove(t);
               else initial.upsert(t);
+              host.listGrew();
               return;
             }
             // Recorded before the handlers run, so that they (and a throwing one, F18) see it.
@@ -198,6 +200,8 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
     dataTimer?.cancel();
     progressTimer?.cancel();
     signal.removeEventListener('abort', onOuterAbort);
+    // A streaming list that did not reach its bookmark shows nothing of what it received.
+    if (initial) host.endListPreview();
   }
 
   const durationMs = opened ? clock.now() - openedAt : 0;

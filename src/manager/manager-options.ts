@@ -8,7 +8,7 @@ import type { InformerOptions } from '../informer';
 export type ExtraInformerOptions = Partial<
   Pick<
     InformerOptions,
-    'pageSize' | 'minWatchTimeoutSeconds' | 'noDataGraceMs' | 'requestTimeoutMs' | 'maxRetryAfterMs' | 'backoff' | 'transform' | 'streamingList' | 'watchListProgressMs'
+    'pageSize' | 'minWatchTimeoutSeconds' | 'noDataGraceMs' | 'requestTimeoutMs' | 'maxRetryAfterMs' | 'backoff' | 'transform' | 'streamingList' | 'watchListProgressMs' | 'listProgressMs'
   >
 >;
 

@@ -24,6 +24,8 @@ export interface SlotHost {
   /** Something an entry shows changed: tell consumers. */
   publish(): void;
   lifecycle(entryId: string, event: TimedLifecycleEvent): void;
+  /** An entry's first list grew, or its preview ended (`Informer.onListProgress`). */
+  listProgress(entryId: string): void;
   removed(removed: ObjectsRemoved): void;
   /** Hands one informer's cache change to every consumer. */
   dispatch(entryId: string, call: (h: EntryHandler) => void): void;
@@ -332,6 +334,7 @@ export class SlotReconciler {
         onDelete: (obj, unknown) => this.host.dispatch(id, (h) => h.onDelete?.(id, obj, unknown)),
       }),
       informer.onLifecycle((event) => this.host.lifecycle(id, event)),
+      informer.onListProgress(() => this.host.listProgress(id)),
       informer.onStateChange((state) => {
         this.host.publish();
         // A 404: the cache stays (F40) while discovery says whether the type moved or is gone.

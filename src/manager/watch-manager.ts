@@ -47,6 +47,7 @@ export class WatchManager implements Disposable {
   private readonly entryChanges = new Emitter<EntriesChange>();
   private readonly lifecycle = new Emitter<{ entryId: string; event: TimedLifecycleEvent }>();
   private readonly removals = new Emitter<ObjectsRemoved>();
+  private readonly listProgress = new Emitter<string>();
   private readonly definitionChanges = new Emitter<string[]>();
   private readonly signatures = new EntrySignatures();
   private readonly sessions: SessionSet;
@@ -76,6 +77,7 @@ export class WatchManager implements Disposable {
       enqueue: (op) => this.queue.run(op),
       publish: () => this.publish(),
       lifecycle: (entryId, event) => this.lifecycle.fire({ entryId, event }),
+      listProgress: (entryId) => this.listProgress.fire(entryId),
       removed: (removed) => this.removals.fire(removed),
       dispatch: (id, call) => this.dispatch(id, call),
       resolved: (session) => this.definitions.ensure(session),
@@ -118,6 +120,14 @@ export class WatchManager implements Disposable {
   /** Every informer's lifecycle events, and the state changes of entries still resolving. */
   onLifecycle(listener: (entryId: string, event: TimedLifecycleEvent) => void): Disposable {
     return this.lifecycle.on(({ entryId: id, event }) => listener(id, event));
+  }
+
+  /**
+   * Fires with an entry's id as its informer's first list grows (at a bounded rate) and once its
+   * preview ends: read `entry.informer.listPreview` then (a partial list, never the cluster's state).
+   */
+  onListProgress(listener: (entryId: string) => void): Disposable {
+    return this.listProgress.on(listener);
   }
 
   onObjectsRemoved(listener: (removed: ObjectsRemoved) => void): Disposable {

@@ -79,7 +79,8 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
     item.description = p.description;
     item.contextValue = p.contextValue;
     if (p.icon) item.iconPath = new vscode.ThemeIcon(p.icon.id, p.icon.color ? new vscode.ThemeColor(p.icon.color) : undefined);
-    if (node.kind === 'object') item.command = { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] };
+    // A row of a first list in progress (contextValue 'listing') is not in the cache yet: nothing to open.
+    if (node.kind === 'object' && p.contextValue !== 'listing') item.command = { command: OPEN_OBJECT_COMMAND, title: 'Open YAML', arguments: [node] };
     // A stale row re-renders every second (its stale time ticks), sooner than a busy extension
     // host may answer the lazy resolve: its tooltip comes with the row, so a hover is never empty.
     if (node.kind === 'object' && this.model.watch.stalenessOf(node.entryId)) this.resolveTreeItem(item, node);

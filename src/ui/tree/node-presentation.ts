@@ -82,6 +82,19 @@ export function presentNamespaceGroup(namespace: string, count: string): NodePre
   return { label: namespace, description: count, icon: { id: 'symbol-namespace' }, collapsible: 'collapsed', contextValue: 'namespace' };
 }
 
+/**
+ * A namespace of a first list in progress: its count so far, "listing", and a muted icon, never
+ * the healthy look (a partial list is not the cluster's state).
+ */
+export function presentListingNamespace(namespace: string, count: string): NodePresentation {
+  return { label: namespace, description: `listing · ${count} so far`, icon: { id: 'symbol-namespace', color: themeColors.grey }, collapsible: 'collapsed', contextValue: 'namespace.listing' };
+}
+
+/** An object received so far by a first list in progress: "listing" first, muted, and no actions (it is not in the cache yet). */
+export function listingRow(row: NodePresentation): NodePresentation {
+  return { ...row, description: row.description ? `listing · ${row.description}` : 'listing', icon: row.icon && { id: row.icon.id, color: themeColors.grey }, contextValue: 'listing' };
+}
+
 /** A watch that watches but has not confirmed since a resume that it is current: "catching up after 59 s away". */
 function catchingUpState(state: WatchStateText, entry: WatchEntry, catchingUp: string | undefined): WatchStateText & { catchingUp?: boolean } {
   if (!catchingUp || entry.state.phase !== 'watching' || entry.error) return state;

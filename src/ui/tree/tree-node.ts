@@ -44,6 +44,8 @@ export class ResourceNode {
   /** Clock time this node was last named in a refresh (throttles resourceVersion-only refreshes). */
   presentedAt = Number.NEGATIVE_INFINITY;
   label = '';
+  /** While its watch's first list is in progress: rows of what it received so far (list-preview-rows.ts). */
+  previewRows: ObjectRows | undefined;
 
   constructor(
     readonly id: string,
@@ -74,6 +76,13 @@ export class NamespaceNode {
   readonly message: MessageNode;
   attached = true;
   presentedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * A namespace of a first list in progress: how many objects it has so far (drawn as incomplete);
+   * undefined otherwise. Cleared when the list completes or fails (list-preview-rows.ts).
+   */
+  previewCount: number | undefined;
+  /** While its watch's first list is in progress: rows of what it received so far. */
+  previewRows: ObjectRows | undefined;
 
   constructor(
     readonly id: string,

@@ -12,6 +12,8 @@ export interface WatchTreeSource {
   addHandler(handler: EntryHandler): Disposable;
   onObjectsRemoved(listener: (removed: ObjectsRemoved) => void): Disposable;
   onLifecycle(listener: (entryId: string, event: TimedLifecycleEvent) => void): Disposable;
+  /** Fires as an entry's first list grows and once it ended (its informer's `listPreview`); optional. */
+  onListProgress?(listener: (entryId: string) => void): Disposable;
   /**
    * The CustomResourceDefinition of an entry's type, as last seen (undefined when the type is
    * built in, or the definitions cannot be read): its printer columns print the objects.

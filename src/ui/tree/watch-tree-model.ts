@@ -4,6 +4,8 @@ import type { EntriesChange, WatchEntry } from '../../manager';
 import { pageOf } from './object-container';
 import {
   emptyWatchMessage,
+  listingRow,
+  presentListingNamespace,
   objectStatusKey,
   objectTooltip,
   presentMessage,
@@ -24,6 +26,7 @@ import { TreeLayout, type EntryPlace } from './tree-layout';
 import { TreeRefresh } from './tree-refresh';
 import { TreeTicks } from './tree-ticks';
 import { TreeFreeze } from './tree-freeze';
+import { ListPreviewRows } from './list-preview-rows';
 import type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
 import { countText } from './object-count';
 import { catchUpText } from '../../health/catch-up';
@@ -68,6 +71,8 @@ export class WatchTreeModel implements Disposable {
   /** While watching is paused: the tree as it was, drawn stale. */
   private readonly freeze = new TreeFreeze();
   private readonly decorator: RowDecorator | undefined;
+  /** The rows of first lists in progress, drawn as incomplete. */
+  private readonly previews: ListPreviewRows;
   private disposed = false;
 
   constructor(
@@ -79,6 +84,7 @@ export class WatchTreeModel implements Disposable {
     this.pageLength = Math.max(1, options.pageSize ?? 500);
     this.refresh = new TreeRefresh(this.clock, options.throttleMs ?? 100, options.watchRefreshMs ?? ONE_SECOND, () => this.layout.roots);
     this.layout = new TreeLayout(this.refresh);
+    this.previews = new ListPreviewRows(this.layout, this.refresh, (id) => this.source.entry(id)?.informer?.listPreview);
     this.ticks = new TreeTicks(this.clock, this.staleness, this.layout.places, (id) => this.source.entry(id), this.refresh);
     this.subscriptions = [
       source.addHandler({
@@ -92,6 +98,7 @@ export class WatchTreeModel implements Disposable {
       }),
       source.onDidChangeEntries((change) => this.entriesChanged(change)),
       source.onLifecycle((id, event) => this.lifecycleEvent(id, event)),
+      ...(source.onListProgress ? [source.onListProgress((id) => this.listProgressed(id))] : []),
       ...(source.onDidChangeDefinitions ? [source.onDidChangeDefinitions((ids) => this.definitionsChanged(ids))] : []),
       ...(this.catchUp ? [this.catchUp.onDidChange((ids) => this.catchUpChanged(ids))] : []),
       ...(options.decorator ? [options.decorator.onDidChange((change) => this.decorationsChanged(change))] : []),
@@ -122,6 +129,8 @@ export class WatchTreeModel implements Disposable {
   getChildren(node?: TreeNode): TreeNode[] {
     if (!node) return [...this.layout.roots];
     if (!isAttached(node)) return [];
+    const preview = (node.kind === 'namespace' || (node.kind === 'resource' && node.layout === 'objects')) && this.previews.rowsOf(node);
+    if (preview && preview.size > 0) return pageOf(preview.sortedNodes(), node.container.pages, this.pageLength, preview.more);
     switch (node.kind) {
       case 'resource':
         return this.layout.resourceChildren(node, this.pageLength);
@@ -144,12 +153,13 @@ export class WatchTreeModel implements Disposable {
       case 'resource': {
         const entries = this.entriesOf(node);
         if (entries.length === 0) return presentMessage(node.label, 'idle');
-        const count = entries.some((e) => e.informer) ? this.countOf(node, objectsUnder(node)) : undefined;
+        const count = entries.some((e) => e.informer) ? this.countOf(node, objectsUnder(node), this.previews.sizeOf(node.entryIds)) : undefined;
         if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, catchingUp: this.catchingUpText(entries[0].id) });
         return presentWatchGroup(node.label, entries, now, { count, catchingUp: (e) => this.catchingUpText(e.id) });
       }
       case 'namespace': {
-        const count = this.countOf(node.parent, node.container.size);
+        if (!node.watch && node.previewCount !== undefined && node.container.size === 0) return presentListingNamespace(node.namespace, this.countOf(node.parent, node.previewCount));
+        const count = this.countOf(node.parent, node.container.size, node.watch ? this.previews.sizeOf([node.entryId]) : undefined);
         if (!node.watch) return presentNamespaceGroup(node.namespace, count);
         const entry = this.currentEntry(node.entryId);
         return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch', { count: entry.informer ? count : undefined, catchingUp: this.catchingUpText(entry.id) }) : presentNamespaceGroup(node.namespace, count);
@@ -159,6 +169,7 @@ export class WatchTreeModel implements Disposable {
         const columns = this.columnsOf(node.entryId);
         node.shownKey = objectStatusKey(node.object, kind, columns);
         const row = presentObject(node.object, node.name, kind, now, columns);
+        if (this.previews.isPreviewRow(node)) return listingRow(row);
         const stale = this.staleness.staleness(node.entryId, now);
         const shown = stale ? staleRow(row, stale, now) : row;
         return this.decorator ? this.decorator.decorate(node, shown) : shown;
@@ -206,10 +217,10 @@ export class WatchTreeModel implements Disposable {
     return this.layout.kindOf(entryId, obj);
   }
 
-  /** "5 pods": a count of the objects of a resource node's type, in words. */
-  private countOf(node: ResourceNode, n: number): string {
+  /** "5 pods": a count of the objects of a resource node's type, in words; "5 pods so far" with a first list's preview of `listing`. */
+  private countOf(node: ResourceNode, n: number, listing?: number): string {
     const type = node.entryIds.map((id) => this.currentEntry(id)?.type).find((t) => t !== undefined);
-    return countText(n, type, node.resource);
+    return listing === undefined ? countText(n, type, node.resource) : `${countText(n + listing, type, node.resource)} so far`;
   }
 
   /** "catching up after 59 s away" while the entry has not confirmed since a resume that it is current. */
@@ -345,6 +356,14 @@ export class WatchTreeModel implements Disposable {
         if (node) this.refresh.mark(node);
       }
     }
+    this.refresh.request();
+  }
+
+  /** A first list grew or completed: its preview rows follow. */
+  private listProgressed(entryId: string): void {
+    const place = this.layout.places.get(entryId);
+    if (!place || this.freeze.active || this.disposed) return;
+    this.previews.progressed(place);
     this.refresh.request();
   }
 

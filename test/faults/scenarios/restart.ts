@@ -27,12 +27,15 @@ async function exactlyOneWatch(ctx: FaultContext, watchesBefore: number): Promis
     () => watchesOf(ctx).length > watchesBefore && ctx.server.openWatches() === 1,
     `exactly one new watch open (open: ${ctx.server.openWatches()})`,
   );
-  // It stays one: nothing left over from before the restart opens a second watch later.
+  // It stays one: nothing left over from before the restart opens a second watch later. A watch
+  // lasts 1.2 to 2.4 s of real time at SCALE, so on a starved machine it may end by its own
+  // timeout here and be re-opened a moment later: never two, and one again afterwards.
   const deadline = Date.now() + 60;
   while (Date.now() < deadline) {
-    assert.equal(ctx.server.openWatches(), 1, 'exactly one watch stays open');
+    assert.ok(ctx.server.openWatches() <= 1, `never a second watch (open: ${ctx.server.openWatches()})`);
     await clockSleep(1_000);
   }
+  await until(() => ctx.server.openWatches() === 1, `one watch open again (open: ${ctx.server.openWatches()})`);
 }
 
 /** No spurious error from the restart: no unexpected failure, no warning at all. */

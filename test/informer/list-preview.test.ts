@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { Informer } from '../../src/informer/informer';
 import type { ListPreview } from '../../src/informer/list-preview';
 import { ListProgress } from '../../src/informer/list-progress';
 import type { ResourceType } from '../../src/informer/resource-type';
-import { FakeApiServer } from '../support/apiserver';
-import { HeldTransport } from '../support/held-transport';
+import { HeldTransport, heldConfigMapServer } from '../support/held-transport';
 import { ManualClock } from '../support/manual-clock';
 import { until } from '../support/until';
 
@@ -21,14 +18,7 @@ describe('the list preview: what the first list has received so far', function (
 
   /** A server with 5 ConfigMaps (3 in `a`, 2 in `b`), an informer on a manual clock, and what it announced. */
   async function setup(version: '1.26' | '1.34', held: (h: HeldTransport) => void) {
-    const server = await FakeApiServer.start({ version });
-    cleanups.push(() => server.close());
-    for (const [ns, name] of [['a', 'a1'], ['a', 'a2'], ['b', 'b1'], ['a', 'a3'], ['b', 'b2']]) server.create('configmaps', { metadata: { name, namespace: ns }, data: { k: name } });
-    const kc = new KubeConfig();
-    kc.loadFromString(server.kubeconfig());
-    const real = new KubeConfigTransport(kc);
-    cleanups.push(() => real.dispose());
-    const h = new HeldTransport(real);
+    const { server, held: h } = await heldConfigMapServer(version, cleanups);
     held(h);
     const clock = new ManualClock(Date.now());
     const informer = new Informer({ transport: h.transport, type: configmaps, pageSize: 2, clock, requestTimeoutMs: 600_000, watchListProgressMs: 600_000, listProgressMs: 250 });

@@ -1,5 +1,22 @@
-import type { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import type { KubeTransport, WatchCallbacks } from '../../src/informer/transport';
+import { FakeApiServer } from './apiserver';
+
+/**
+ * A local API server of `version` with 5 ConfigMaps (a1, a2, a3 in `a`; b1, b2 in `b`) and a
+ * HeldTransport to it; what must be closed is pushed onto `cleanups`.
+ */
+export async function heldConfigMapServer(version: '1.26' | '1.34', cleanups: (() => unknown)[]): Promise<{ server: FakeApiServer; held: HeldTransport }> {
+  const server = await FakeApiServer.start({ version });
+  cleanups.push(() => server.close());
+  for (const [ns, name] of [['a', 'a1'], ['a', 'a2'], ['b', 'b1'], ['a', 'a3'], ['b', 'b2']]) server.create('configmaps', { metadata: { name, namespace: ns }, data: { k: name } });
+  const kc = new KubeConfig();
+  kc.loadFromString(server.kubeconfig());
+  const real = new KubeConfigTransport(kc);
+  cleanups.push(() => real.dispose());
+  return { server, held: new HeldTransport(real) };
+}
 
 /**
  * The real transport to the local API server, with list pages and streaming-list lines held back

@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
 import { Emitter, type Disposable } from '../../src/base';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { Informer, type ResourceType } from '../../src/informer';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from '../../src/manager';
 import { themeColors } from '../../src/ui/tree/tone';
 import type { NamespaceNode, ResourceNode, TreeNode } from '../../src/ui/tree/tree-node';
 import { WatchTreeModel, type WatchTreeSource } from '../../src/ui/tree/watch-tree-model';
-import { FakeApiServer } from '../support/apiserver';
-import { HeldTransport } from '../support/held-transport';
+import { heldConfigMapServer } from '../support/held-transport';
 import { ManualClock } from '../support/manual-clock';
 import { until } from '../support/until';
 
@@ -52,14 +49,7 @@ describe('tree view model: rows of a first list in progress (the list preview)',
   });
 
   async function setup() {
-    const server = await FakeApiServer.start({ version: '1.26' });
-    cleanups.push(() => server.close());
-    for (const [ns, name] of [['a', 'a1'], ['a', 'a2'], ['b', 'b1'], ['a', 'a3'], ['b', 'b2']]) server.create('configmaps', { metadata: { name, namespace: ns }, data: { k: name } });
-    const kc = new KubeConfig();
-    kc.loadFromString(server.kubeconfig());
-    const real = new KubeConfigTransport(kc);
-    cleanups.push(() => real.dispose());
-    const h = new HeldTransport(real);
+    const { server, held: h } = await heldConfigMapServer('1.26', cleanups);
     h.holdListFrom = 2;
     const clock = new ManualClock(Date.now());
     const informer = new Informer({ transport: h.transport, type: configmaps, pageSize: 2, clock, requestTimeoutMs: 600_000, watchListProgressMs: 600_000 });

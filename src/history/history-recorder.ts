@@ -17,14 +17,16 @@ export interface HistorySource {
  * An informer's deltas from a list reach handlers synchronously between its `list-started`
  * and `list-done` lifecycle events (the reflector publishes a list in one `store.replace`),
  * so an entry is "listing" in between: its adds and updates arrived by `list` (the first one)
- * or `relist`. A delete with `finalStateUnknown` is `synthetic-delete` (gone from a relist, or
- * its name taken by another uid); every other change is a watch `event`.
+ * or `relist`. A streaming list (WatchList) opens its watch before its objects arrive, so its
+ * `watch-opened` does not end the listing; a paginated list's does (its list is over by then).
+ * A delete with `finalStateUnknown` is `synthetic-delete` (gone from a relist, or its name taken
+ * by another uid); every other change is a watch `event`.
  *
  * Objects already cached when recording starts count as listed at that time.
  */
 export function recordHistory(source: HistorySource, store: HistoryStore): Disposable {
-  const listing = new Map<string, 'list' | 'relist'>();
-  const arrivalOf = (entryId: string): Arrival => listing.get(entryId) ?? 'event';
+  const listing = new Map<string, { arrival: 'list' | 'relist'; streaming: boolean }>();
+  const arrivalOf = (entryId: string): Arrival => listing.get(entryId)?.arrival ?? 'event';
 
   for (const entry of source.entries()) {
     if (!entry.informer) continue;
@@ -42,11 +44,13 @@ export function recordHistory(source: HistorySource, store: HistoryStore): Dispo
     source.onLifecycle((entryId, event) => {
       switch (event.type) {
         case 'list-started':
-          listing.set(entryId, event.relist ? 'relist' : 'list');
+          listing.set(entryId, { arrival: event.relist ? 'relist' : 'list', streaming: event.streaming === true });
           if (!event.relist) store.listStarted(entryId);
           break;
-        case 'list-done':
         case 'watch-opened':
+          if (!listing.get(entryId)?.streaming) listing.delete(entryId);
+          break;
+        case 'list-done':
         case 'restart':
         case 'stopped':
           listing.delete(entryId);

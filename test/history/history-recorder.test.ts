@@ -97,6 +97,27 @@ describe('history recorded from the watch manager (local API server)', function 
     );
   });
 
+  for (const version of ['1.26', '1.34'] as const) {
+    it(`objects of a first list have no history until they change, and their first version says so (${version === '1.34' ? 'a streaming list, 1.34' : 'a paginated LIST, 1.26'})`, async () => {
+      await server.close();
+      server = await FakeApiServer.start({ timeScale: 1000 / SCALE, token: 'token-h', version });
+      server.writeKubeconfig(kubeconfig, { context: 'ctx-h', token: 'token-h' });
+      for (let i = 0; i < 20; i++) server.create('deployments.apps', deployment(`app-${i}`, 1));
+      const id = await start();
+      assert.equal(server.requests.some((r) => r.verb === 'watchlist' && r.status === 200), version === '1.34', 'listed by a streaming list on 1.34 only');
+      // 20 quiet objects cost no history (a big cluster's 100,000 would cost megabytes: PERF B10).
+      assert.equal(store.stats().histories, 0);
+      scale('app-3', 2);
+      await until(() => historyOf(id, 'app-3').size === 2, () => `size ${historyOf(id, 'app-3').size}`);
+      assert.deepEqual(
+        historyOf(id, 'app-3').infos().map((v) => `${v.change}/${v.arrival}`),
+        ['added/list', 'modified/event'],
+      );
+      assert.equal(store.stats().histories, 1);
+      assert.deepEqual(historyOf(id, 'app-4').infos().map((v) => `${v.change}/${v.arrival}`), ['added/list']);
+    });
+  }
+
   it('flags versions that arrived by relist, and deletes missed while away as synthetic', async () => {
     server.create('deployments.apps', deployment('web', 1));
     server.create('deployments.apps', deployment('api', 1));

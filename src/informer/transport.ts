@@ -23,7 +23,8 @@ export interface WatchCallbacks {
   onOpen(): void;
   /**
    * One line of the stream, parsed once. `parsed` is undefined when the line is not JSON.
-   * `text()` gives the line as received (decoded only when asked, for messages).
+   * `text()` gives the line as received (decoded only when asked, for messages); it may be
+   * called only during this call (the bytes behind it are reused afterwards).
    */
   onLine(parsed: unknown, text: () => string): void;
   /** Bytes arrived (a cheap signal for the no-data deadline). */

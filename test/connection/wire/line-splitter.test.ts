@@ -31,4 +31,23 @@ describe('LineSplitter', () => {
     assert.throws(() => t.push(Buffer.from('6789')), (e: unknown) => e instanceof MessageTooLargeError && /larger than 8 bytes/.test(e.message));
     assert.deepEqual(lines, ['12345678']);
   });
+
+  it('joins lines of every size across random chunk boundaries, reusing its buffer, longer than it keeps too', () => {
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    // Sizes from a few bytes to past the 1 MiB the splitter keeps, in no order: a short line after a long one must not carry its tail.
+    const sizes = [3, 5000, 12, 70_000, 1, 1_200_000, 40, 4096, 4097, 900_000, 7, 2_000_000, 10];
+    const expected = sizes.map((n, i) => `${i}:` + 'xü€'.repeat(Math.ceil(n / 3)).slice(0, n));
+    const stream = Buffer.from(expected.join('\n') + '\n');
+    const got: string[] = [];
+    const s = LineSplitter.bytes((b, st, en) => got.push(b.toString('utf8', st, en)));
+    for (let at = 0; at < stream.length; ) {
+      const n = 1 + Math.floor(rnd() * 9000);
+      s.push(stream.subarray(at, at + n));
+      at += n;
+    }
+    s.end();
+    assert.deepEqual(got.map((l) => l.length), expected.map((l) => l.length));
+    assert.deepEqual(got, expected);
+  });
 });

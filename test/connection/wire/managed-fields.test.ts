@@ -120,4 +120,13 @@ describe('parsing without managedFields', () => {
       same(parseListWithoutManagedFields(Buffer.from(listText)), expectedList(listText));
     }
   });
+
+  it('gives the same objects whatever the order of line sizes (its buffer is reused, and not kept past 1 MiB)', () => {
+    const sizes = [10, 6000, 20, 1_500_000, 30, 70_000, 5, 3_000_000, 15];
+    for (const [i, n] of sizes.entries()) {
+      const object = { metadata: { name: `o${i}`, managedFields: [{ manager: 'm'.repeat(n) }], labels: { pad: 'p'.repeat(n) } } };
+      const text = JSON.stringify({ type: 'ADDED', object });
+      same(parseEventWithoutManagedFields(Buffer.from(text)), expectedEvent(text));
+    }
+  });
 });

@@ -1,4 +1,5 @@
 import { TransportError } from '../../base/api-error';
+import { ScratchBuffer } from './scratch-buffer';
 
 /** The default bound on one line of a watch and on one response body: 64 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -21,9 +22,6 @@ function formatBytes(n: number): string {
   return n >= 1024 * 1024 && n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`;
 }
 
-/** The largest join buffer a splitter keeps between lines. */
-const SCRATCH_KEPT_BYTES = 1024 * 1024;
-
 /** Receives one line as bytes, `buf[start, end)`, valid only during the call. */
 export type LineSink = (buf: Buffer, start: number, end: number) => void;
 
@@ -37,8 +35,8 @@ export type LineSink = (buf: Buffer, start: number, end: number) => void;
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
-  /** Where a line spanning chunks is joined, reused (see `joined`). */
-  private scratch: Buffer | undefined;
+  /** Where a line spanning chunks is joined (a third of a big list's objects span chunks). */
+  private readonly scratch = new ScratchBuffer();
   private sink: LineSink;
   /** Bound on one line, newline excluded. */
   maxLineBytes = DEFAULT_MAX_MESSAGE_BYTES;
@@ -97,18 +95,9 @@ export class LineSplitter {
     }
   }
 
-  /**
-   * The pending parts copied into one buffer of at least `size` bytes. Lines span chunks often
-   * (a third of a big list's objects): a fresh buffer for each is an allocation outside V8's heap
-   * that the process keeps resident long after it is freed (PERF B10), so one buffer is reused,
-   * kept up to 1 MiB (longer lines get one of their own). The sink may use it only during its call.
-   */
+  /** The pending parts copied into one buffer of at least `size` bytes (the sink may use it only during its call). */
   private joined(size: number): Buffer {
-    let target = this.scratch;
-    if (!target || target.length < size) {
-      target = Buffer.allocUnsafeSlow(Math.max(size, 2 * (target?.length ?? 4096)));
-      if (target.length <= SCRATCH_KEPT_BYTES) this.scratch = target;
-    }
+    const target = this.scratch.take(size);
     let at = 0;
     for (const part of this.pending) at += part.copy(target, at);
     return target;

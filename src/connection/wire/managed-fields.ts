@@ -18,6 +18,8 @@
  * JSON.parse: text inside a skipped managedFields array is not validated.
  */
 
+import { ScratchBuffer } from './scratch-buffer';
+
 const KEY = Buffer.from('"managedFields":[');
 const QUOTE = 34;
 const BACKSLASH = 92;
@@ -52,24 +54,8 @@ function arrayEnd(b: Uint8Array, from: number, end: number): number {
   return -1;
 }
 
-/** The largest scratch kept between calls; a longer text gets a buffer of its own. */
-const SCRATCH_KEPT_BYTES = 1024 * 1024;
-let scratch = Buffer.allocUnsafeSlow(16 * 1024);
-
-/**
- * A buffer of at least `size` bytes, reused from call to call: `cut` runs once per received
- * object (100,000 in a big list), and a fresh buffer each time is an allocation outside V8's
- * heap that the process keeps resident long after it is freed (PERF B10). Valid until the next
- * call; `cut` turns it into a string before returning.
- */
-function scratchFor(size: number): Buffer {
-  if (size <= scratch.length) return scratch;
-  if (size > SCRATCH_KEPT_BYTES) return Buffer.allocUnsafeSlow(size);
-  let length = scratch.length;
-  while (length < size) length *= 2;
-  scratch = Buffer.allocUnsafeSlow(length);
-  return scratch;
-}
+/** Where `cut` writes the text it returns as a string: reused, as it runs once per received object. */
+const scratch = new ScratchBuffer(16 * 1024);
 
 /**
  * The text of `b[start, end)` with up to `max` managedFields arrays replaced by `-0` (never
@@ -79,7 +65,7 @@ function scratchFor(size: number): Buffer {
 function cut(b: Buffer, start: number, end: number, max: number): { text: string; cuts: number } | undefined {
   let at = b.indexOf(KEY, start);
   if (at === -1 || at >= end) return undefined;
-  const out = scratchFor(end - start);
+  const out = scratch.take(end - start);
   let size = 0;
   let from = start;
   let cuts = 0;

@@ -40,7 +40,9 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
   /**
    * Fires once VS Code has asked for the rows of the resource nodes a refresh named (it does so
    * right before it sends them to the window), or at once when a refresh names none: the moment
-   * the status bar may draw and still agree with the tree (VS Code delays tree refreshes).
+   * the status bar may draw and still agree with the tree (VS Code delays tree refreshes). Not
+   * while the model holds a watch's row for its next refresh: the status bar draws the entries as
+   * they are now, and that row would still show them as they were (V13); it fires after that refresh.
    */
   readonly onDidRender: vscode.Event<void> = this.rendered.event;
   /** Resource nodes named by the last refresh whose rows VS Code has not asked for yet. */
@@ -62,7 +64,7 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
       // A refresh of no watch node leaves earlier awaited rows awaited (drawing now would run ahead of them).
       if (roots.length > 0) this.awaiting = new Set(roots);
       this.changed.fire(nodes);
-      if (!this.awaiting) this.rendered.fire();
+      if (!this.awaiting) this.fireRendered();
     });
   }
 
@@ -91,9 +93,13 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
     if (node.kind === 'apiType' && p.contextValue === 'apiType') item.command = { command: ADD_WATCH_COMMAND, title: 'Watch', arguments: [node] };
     if (this.awaiting?.delete(node) && this.awaiting.size === 0) {
       this.awaiting = undefined;
-      this.rendered.fire();
+      this.fireRendered();
     }
     return item;
+  }
+
+  private fireRendered(): void {
+    if (!this.model.watch.watchRowPending) this.rendered.fire();
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: ViewNode): vscode.TreeItem {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { TreeRefresh } from '../../src/ui/tree/tree-refresh';
-import { ResourceNode } from '../../src/ui/tree/tree-node';
+import { NamespaceNode, ObjectNode, ResourceNode } from '../../src/ui/tree/tree-node';
 import { ManualClock } from './lifecycle-rig';
 
 /**
@@ -40,5 +40,45 @@ describe('tree refresh pacing under a storm of changes (B11)', () => {
     clock.advance(100);
     assert.equal(refresh.storming, false, 'the storm is over');
     refresh.dispose();
+  });
+});
+
+describe('what the status bar waits for (V13)', () => {
+  it("V13 a watch's row is pending from the change until the refresh that names it; object rows and plain namespaces never are", () => {
+    const clock = new ManualClock();
+    const pods = new ResourceNode('r', '', 'pods');
+    const refresh = new TreeRefresh(clock, 100, 1000, () => [pods]);
+    const named: string[][] = [];
+    const pendingWhenFired: boolean[] = [];
+    refresh.onDidChange((nodes) => {
+      named.push((nodes ?? []).map((n) => n.kind));
+      pendingWhenFired.push(refresh.watchRowPending);
+    });
+    const group = new NamespaceNode('r/shop', pods, 'shop', 'e1', false);
+    const ownWatch = new NamespaceNode('r/batch', pods, 'batch', 'e2', true);
+    const pod = new ObjectNode(group, 'e1', 'shop', 'web', { metadata: { name: 'web', namespace: 'shop' } });
+
+    refresh.markDirty(pod);
+    refresh.markDirty(group);
+    assert.equal(refresh.watchRowPending, false, 'an object row and a namespace group are not watch rows');
+    clock.advance(100);
+
+    refresh.markDirty(pods);
+    assert.equal(refresh.watchRowPending, true, 'the resource node waits for its refresh');
+    clock.advance(100);
+    assert.equal(refresh.watchRowPending, false, 'named by the refresh');
+
+    refresh.markDirty(ownWatch);
+    assert.equal(refresh.watchRowPending, true, 'a namespace that is a watch of its own');
+    clock.advance(100);
+    assert.equal(refresh.watchRowPending, false);
+
+    refresh.rootsChanged();
+    assert.equal(refresh.watchRowPending, true, 'the whole tree is due');
+    refresh.request();
+    clock.advance(100);
+    assert.equal(refresh.watchRowPending, false);
+    assert.deepEqual(pendingWhenFired, [false, false, false, false], 'never pending while its own refresh is announced');
+    assert.deepEqual(named, [['namespace'], ['resource'], ['namespace'], []], 'the object row goes with its namespace');
   });
 });

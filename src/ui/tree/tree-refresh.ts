@@ -86,6 +86,16 @@ export class TreeRefresh implements Disposable {
     return this.dirty.size > 0;
   }
 
+  /**
+   * True while a watch's own row (a resource node, or a namespace node that is a watch of its own)
+   * waits for the next refresh: what the view shows of the watches is behind the entries until then.
+   */
+  get watchRowPending(): boolean {
+    if (this.rootsDirty) return true;
+    for (const node of this.dirty) if (node.kind === 'resource' || (node.kind === 'namespace' && node.watch)) return true;
+    return false;
+  }
+
   isDirty(node: TreeNode): boolean {
     return this.dirty.has(node);
   }

@@ -119,6 +119,11 @@ export class WatchTreeModel implements Disposable {
     return this.pageLength;
   }
 
+  /** True while a watch's row waits for a refresh the model has not fired yet (see TreeRefresh.watchRowPending). */
+  get watchRowPending(): boolean {
+    return this.refresh.watchRowPending;
+  }
+
   get refreshCounters(): RefreshCounters {
     return this.refresh.refreshCounters;
   }

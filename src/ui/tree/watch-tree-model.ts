@@ -2,20 +2,7 @@ import { systemClock, type Clock, type Disposable } from '../../base';
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
 import type { EntriesChange, WatchEntry } from '../../manager';
 import { pageOf } from './object-container';
-import {
-  emptyWatchMessage,
-  listingRow,
-  presentListingNamespace,
-  objectStatusKey,
-  objectTooltip,
-  presentMessage,
-  presentMore,
-  presentNamespaceGroup,
-  presentObject,
-  presentWatch,
-  presentWatchGroup,
-  type NodePresentation,
-} from './node-presentation';
+import { emptyWatchMessage, listingRow, presentListingNamespace, objectStatusKey, objectTooltip, presentMessage, presentMore, presentNamespaceGroup, presentObject, presentWatch, presentWatchGroup, type NodePresentation } from './node-presentation';
 import { crdPrinterColumns, printerKind, type PrinterColumn } from '../printers';
 import { escapeMarkdown } from './markdown';
 import { themeColors } from './tone';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CatchUpTracker, HealthRecorder } from './health';
+import { ExecLoginTerminals } from './vscode/exec-login-terminals';
 import { registerActions, type ActionsRegistration } from './vscode/actions';
 import { setTimeFormat, systemClock } from './base';
 import { WatchManager } from './manager';
@@ -65,7 +66,10 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   // One time format everywhere: VS Code's display language, the machine's time zone.
   setTimeFormat({ locale: vscode.env.language, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
   const clock = systemClock;
-  const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy() });
+  // Exec plugins that log in (interactiveMode IfAvailable or Always) answer the user in a terminal.
+  const logins = new ExecLoginTerminals();
+  context.subscriptions.push(logins);
+  const manager = new WatchManager(readWatchConfig(), { clock, healthCheck: readConnectionSettings(), editorProxy: readEditorProxy(), execInteraction: logins });
   running = manager;
   const portForwards = registerPortForwards(manager, clock, context.workspaceState, (line) => log.channel.info(line));
   runningForwards = portForwards;

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { KubeConfig, type Cluster, type Context, type User } from '@kubernetes/client-node';
 import { load } from 'js-yaml';
+import { execExtensionsOf, type KubeconfigCluster } from '../connection/credentials/kubeconfig-cluster';
 import type { KubeconfigUser } from '../connection/credentials/kubeconfig-user';
 import { fileProblem } from '../base/file-problem';
 
@@ -190,6 +191,7 @@ function parseFile(file: string): KubeConfig {
   }
   const dir = path.dirname(file);
   const tokenFiles = takeTokenFiles(doc, dir);
+  const execExtensions = execExtensionsOf(doc);
   try {
     kc.loadFromString(JSON.stringify(doc));
   } catch (err) {
@@ -200,6 +202,9 @@ function parseFile(file: string): KubeConfig {
     throw new KubeConfigError(`kubeconfig ${file} is not a kubeconfig (expected a YAML mapping with clusters, users and contexts)`);
   }
   kc.makePathsAbsolute(dir);
+  for (const cluster of kc.clusters as KubeconfigCluster[]) {
+    if (execExtensions.has(cluster.name)) cluster.execExtension = execExtensions.get(cluster.name);
+  }
   for (const user of kc.users as KubeconfigUser[]) {
     user.definedIn = file;
     const tokenFile = tokenFiles.get(user.name);

@@ -3,6 +3,7 @@ import { AccessReviewCache } from '../cluster/access-review';
 import { clusterKeyOf, contextFingerprint, type ContextFingerprint } from '../cluster/context-identity';
 import { KubeConfigError, contextNamespace, readKubeConfigFiles, selectContext, type KubeConfigFiles } from '../cluster/kubeconfig-loader';
 import { CredentialRegistry } from '../connection/credentials/credential-registry';
+import type { ExecInteraction } from '../connection/credentials/exec-interaction';
 import { SwitchableTransport } from '../connection/transport/switchable-transport';
 import type { TransportFactory } from '../connection/transport/transport-factory';
 import { StreamingListMemory } from '../informer/streaming-list-memory';
@@ -62,6 +63,8 @@ export interface SessionSetOptions {
   editorProxy?: string;
   /** The environment exec credential plugins inherit; default process.env. */
   execEnv?: NodeJS.ProcessEnv;
+  /** Where exec plugins that may log in meet the user. */
+  execInteraction?: ExecInteraction;
 }
 
 /**
@@ -79,7 +82,7 @@ export class SessionSet {
     private readonly o: SessionSetOptions,
     private readonly hooks: SessionHooks,
   ) {
-    this.credentials = new CredentialRegistry({ clock: o.clock, env: o.execEnv });
+    this.credentials = new CredentialRegistry({ clock: o.clock, env: o.execEnv, interaction: o.execInteraction });
   }
 
   get(spec: string): ContextSession | undefined {

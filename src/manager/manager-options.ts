@@ -1,5 +1,6 @@
 import type { Clock } from '../base';
 import type { HealthCheckTiming } from '../connection/h2/session-health-check';
+import type { ExecInteraction } from '../connection/credentials/exec-interaction';
 import type { ClusterRegistry } from '../connection/registry/cluster-registry';
 import type { TransportFactory } from '../connection/transport/transport-factory';
 import type { InformerOptions } from '../informer';
@@ -31,6 +32,8 @@ export interface WatchManagerOptions {
   editorProxy?: string;
   /** The environment exec credential plugins inherit; default process.env. */
   execEnv?: NodeJS.ProcessEnv;
+  /** Where exec plugins that may log in (`interactiveMode` IfAvailable, Always) meet the user: a VS Code terminal. */
+  execInteraction?: ExecInteraction;
   /**
    * After discovery first lists a watched type in no version, how long before it is asked again;
    * only a second such answer removes the type's objects (F30, F40). Default 10 s.

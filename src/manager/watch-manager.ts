@@ -92,7 +92,7 @@ export class WatchManager implements Disposable {
       versionsChanged: (session, name) => this.slots.recheckWhere(session, (type) => definitionName(type) === name, 'definition'),
     });
     this.sessions = new SessionSet(
-      { clock, transportFactory, editorProxy: options.editorProxy, execEnv: options.execEnv },
+      { clock, transportFactory, editorProxy: options.editorProxy, execEnv: options.execEnv, execInteraction: options.execInteraction },
       {
         retire: (session, reason) => this.retireSession(session, reason),
         restart: (session, reason) => this.restartSession(session, reason),

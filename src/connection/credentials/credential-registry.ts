@@ -4,6 +4,7 @@ import { systemClock, type Clock } from '../../base/clock';
 import { cloudCommandTokenSource } from './cloud-command-token';
 import type { CredentialProvider, Credentials } from './credentials';
 import { ExecCredentials, execConfigOf, withoutExec } from './exec-credentials';
+import type { ExecInteraction } from './exec-interaction';
 import { KubeConfigCredentials } from './kubeconfig-credentials';
 import { currentUser, stableUserView } from './kubeconfig-user';
 import { oidcTokenSource } from './oidc/oidc-token-source';
@@ -15,6 +16,8 @@ export interface CredentialRegistryOptions {
   clock?: Clock;
   /** The environment exec plugins inherit; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where exec plugins that may log in meet the user (a VS Code terminal). */
+  interaction?: ExecInteraction;
 }
 
 interface Shared {

@@ -1,17 +1,22 @@
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { KubeConfig } from '@kubernetes/client-node';
 import { AbortedError, TransportError } from '../../base/api-error';
 import { systemClock, type Clock, type TimerHandle } from '../../base/clock';
 import { sleep } from '../../base/sleep';
 import { MIN_RUN_SPACING_MS, planRenewal, usableAsIs } from './renewal-plan';
 import type { CredentialProvider, Credentials, TlsMaterial } from './credentials';
+import type { ExecInteraction } from './exec-interaction';
 import { runExecPlugin, type ExecClusterInfo, type ExecConfig, type ExecCredentialStatus } from './exec-plugin-runner';
+import type { KubeconfigCluster } from './kubeconfig-cluster';
 import { KubeConfigCredentials, tlsKeyOf } from './kubeconfig-credentials';
 
 export interface ExecCredentialsOptions {
   clock?: Clock;
   /** The environment the plugin inherits; default process.env. */
   env?: NodeJS.ProcessEnv;
+  /** Where a plugin that may log in meets the user (a VS Code terminal); none: it runs without one. */
+  interaction?: ExecInteraction;
 }
 
 /**
@@ -31,7 +36,8 @@ export interface ExecCredentialsOptions {
 export class ExecCredentials implements CredentialProvider {
   private readonly clock: Clock;
   private readonly base: KubeConfigCredentials;
-  private readonly cluster: ExecClusterInfo | undefined;
+  private readonly cluster: KubeconfigCluster | undefined;
+  private readonly userName: string;
   private current: Credentials | undefined;
   private currentDigest = '';
   private currentExpiresAt: number | undefined;
@@ -53,7 +59,8 @@ export class ExecCredentials implements CredentialProvider {
   ) {
     this.clock = options.clock ?? systemClock;
     this.base = new KubeConfigCredentials(withoutExec(kc));
-    this.cluster = clusterInfo(kc);
+    this.cluster = kc.getCurrentCluster() ?? undefined;
+    this.userName = kc.getCurrentUser()?.name ?? '';
   }
 
   /** A plugin runs, or waits for its turn (for tests that step a clock). */
@@ -109,7 +116,8 @@ export class ExecCredentials implements CredentialProvider {
       this.runs++;
       const startedAt = this.clock.now();
       this.lastRunAt = startedAt;
-      const status = await runExecPlugin(this.exec, { clock: this.clock, signal: ctl.signal, cluster: this.cluster, env: this.options.env });
+      const cluster = this.exec.provideClusterInfo ? await clusterInfo(this.cluster) : this.cluster && { server: this.cluster.server };
+      const status = await runExecPlugin(this.exec, { clock: this.clock, signal: ctl.signal, cluster, env: this.options.env, interaction: this.options.interaction, user: this.userName });
       const base = await this.base.get(ctl.signal);
       if (this.disposed) throw new AbortedError('credentials disposed');
       this.adopt(base, status, startedAt);
@@ -190,13 +198,23 @@ export function withoutExec(kc: KubeConfig): KubeConfig {
   return copy;
 }
 
-function clusterInfo(kc: KubeConfig): ExecClusterInfo | undefined {
-  const c = kc.getCurrentCluster();
+/**
+ * The cluster as client-go hands it to a plugin with `provideClusterInfo`: the server, the CA
+ * (the kubeconfig's data, or the contents of its file, read at each run), TLS name, skip-verify,
+ * proxy, and the cluster's exec extension as `config`.
+ */
+async function clusterInfo(c: KubeconfigCluster | undefined): Promise<ExecClusterInfo | undefined> {
   if (!c) return undefined;
   const info: ExecClusterInfo = { server: c.server };
   if (c.caData) info['certificate-authority-data'] = c.caData;
+  else if (c.caFile) {
+    // Unreadable: left out; the connection says why in its own words.
+    const pem = await readFile(c.caFile).catch(() => undefined);
+    if (pem) info['certificate-authority-data'] = pem.toString('base64');
+  }
   if (c.skipTLSVerify) info['insecure-skip-tls-verify'] = true;
   if (c.tlsServerName) info['tls-server-name'] = c.tlsServerName;
   if (c.proxyUrl) info['proxy-url'] = c.proxyUrl;
+  if (c.execExtension !== undefined) info.config = c.execExtension;
   return info;
 }

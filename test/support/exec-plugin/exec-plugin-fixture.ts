@@ -47,6 +47,16 @@ export class ExecPluginFixture {
     this.toggle('hang', hang ? '1' : undefined);
   }
 
+  /** A device-code login before the credential: the plugin asks for `code` on stderr and reads it from stdin. */
+  setLoginCode(code: string | undefined): void {
+    this.toggle('prompt-code', code);
+  }
+
+  /** The apiVersion of the ExecCredential the plugin prints (default client.authentication.k8s.io/v1). */
+  setAnswerApiVersion(apiVersion: string | undefined): void {
+    this.toggle('answer-api-version', apiVersion);
+  }
+
   setExitCode(code: number | undefined): void {
     this.toggle('exit-code', code === undefined ? undefined : String(code));
   }

@@ -12,6 +12,10 @@
 //               for lifetime-ms; each issue appends a line to `issued`
 //   now         the time (ms since the epoch) on the test's clock, for the token cache; when
 //               present, each start appends it to `run-times`
+//   prompt-code a device-code login first: asks on stderr for this code and reads a line from
+//               stdin; the credential only when the line is the code (exit 1 otherwise, or when
+//               stdin is closed: no terminal)
+//   answer-api-version  the apiVersion of the ExecCredential printed (default ...k8s.io/v1)
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -22,6 +26,32 @@ const read = (name) => (existsSync(file(name)) ? readFileSync(file(name), 'utf8'
 appendFileSync(file('runs'), `${process.pid}\n`);
 if (read('now')) appendFileSync(file('run-times'), `${read('now')}\n`);
 writeFileSync(file('exec-info'), process.env.KUBERNETES_EXEC_INFO ?? '');
+const answerApiVersion = read('answer-api-version') ?? 'client.authentication.k8s.io/v1';
+
+/** A device-code login, as kubelogin's: the prompt on stderr, the code typed on stdin. */
+async function login(code) {
+  process.stderr.write(`To sign in, open https://login.example.test/device and enter the code ${code}.\nCode: `);
+  const line = await new Promise((resolve) => {
+    let typed = '';
+    process.stdin.setEncoding('utf8');
+    process.stdin.on('data', (d) => {
+      typed += d;
+      const end = typed.indexOf('\n');
+      if (end >= 0) resolve(typed.slice(0, end));
+    });
+    process.stdin.on('end', () => resolve(undefined));
+    process.stdin.on('error', () => resolve(undefined));
+  });
+  process.stdin.destroy();
+  if (line?.trim() !== code) {
+    process.stderr.write(line === undefined ? 'error: no terminal to log in\n' : 'error: wrong code\n');
+    process.exit(1);
+  }
+  process.stderr.write('Signed in.\n');
+}
+
+if (read('prompt-code')) await login(read('prompt-code'));
+
 if (existsSync(file('hang'))) {
   setInterval(() => {}, 1 << 30);
 } else if (read('exit-code')) {
@@ -37,7 +67,7 @@ if (existsSync(file('hang'))) {
     appendFileSync(file('issued'), `${cache.token} ${now}\n`);
   }
   const status = { token: cache.token, expirationTimestamp: new Date(cache.expiresAt).toISOString() };
-  process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status }));
+  process.stdout.write(JSON.stringify({ apiVersion: answerApiVersion, kind: 'ExecCredential', status }));
 } else {
   const status = {};
   const token = read('token');
@@ -49,5 +79,5 @@ if (existsSync(file('hang'))) {
   }
   const expires = read('expires');
   if (expires) status.expirationTimestamp = expires;
-  process.stdout.write(JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', kind: 'ExecCredential', status }));
+  process.stdout.write(JSON.stringify({ apiVersion: answerApiVersion, kind: 'ExecCredential', status }));
 }

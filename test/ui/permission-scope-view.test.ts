@@ -35,6 +35,15 @@ describe('the view of a user whose permissions scope the watches (issue 23, part
     assert.equal(viewScope({ contexts: [], namespaces: [] }, [entry('pods', '')]).description, 'shared · all namespaces');
   });
 
+  it('U08 with two contexts, the namespaces the user may list are said for the context they belong to, not for both', () => {
+    const other = (resource: string) => ({ ...entry(resource, ''), id: `lab/${resource}`, context: 'lab' });
+    const two = [...entries, other('pods'), other('configmaps')];
+    const scope = viewScope({ contexts: ['shared', 'lab'], namespaces: [] }, two);
+    assert.equal(scope.description, 'shared · payments, shop: the namespaces you may list; lab · all namespaces');
+    assert.deepEqual(scope.lines, ['Contexts: shared, lab', 'Namespaces in shared: payments, shop (the namespaces you may list)', 'Namespaces in lab: all']);
+    assert.equal(viewScope({ contexts: ['shared', 'lab'], namespaces: [] }, [entry('pods', ''), other('pods')]).description, 'shared, lab · all namespaces', 'one scope for both when nothing differs');
+  });
+
   it('V18 V19 the status bar counts the watches that run, green, and names the types not allowed in its tooltip', () => {
     const m = new StatusBarState().update(entries, t0 + 60_000);
     assert.equal(m.text, '$(eye) 3/3');

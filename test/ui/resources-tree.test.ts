@@ -104,6 +104,7 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
     assert.equal(tree.present(widgets).contextValue, 'apiType');
     assert.match(tree.present(widgets).description ?? '', /^Widget · v1$/);
     assert.equal(tree.present(child(tree, child(tree, catalog, 'core'), 'pods')).contextValue, 'apiType.watched');
+    assert.equal(tree.present(child(tree, child(tree, catalog, 'core'), 'pods')).description, 'Pod · v1 · watched · 4 pods', 'U08 a watched type says how many objects it holds');
     await manager.update({ contexts: [], resources: ['pods', 'widgets.example.com'], namespaces: [], kubeconfigPath: kubeconfig });
     await until(() => tree.present(widgets).contextValue === 'apiType.watched', () => tree.present(widgets).description ?? '');
     assert.equal(tree.present(child(tree, child(tree, catalog, 'apps'), 'deployments.apps')).contextValue, 'apiType');
@@ -125,6 +126,24 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
     tree.setFilter(events, undefined);
     assert.equal(label(tree, events), 'events');
     assert.equal(tree.getChildren(shop).length, 2);
+  });
+
+  it('U08 a filtered row counts what it shows: "1 of 2 events" on the resource and on the namespace, "2 of 4 pods" for a text filter; cleared, the whole count again', async () => {
+    const { tree } = await setup();
+    const events = child(tree, undefined, 'events') as ResourceNode;
+    const shop = child(tree, events, 'shop');
+    const description = (n: ViewNode) => tree.present(n).description ?? '';
+    assert.match(description(events), /^watching · 2 events/);
+    tree.setFilter(events, { warningsOnly: true });
+    assert.match(description(events), /^watching · 1 of 2 events/);
+    assert.equal(description(shop), '1 of 2 events');
+    const pods = child(tree, undefined, 'pods') as ResourceNode;
+    tree.setFilter(pods, { text: 'web' });
+    assert.match(description(pods), /^watching · 2 of 4 pods/);
+    assert.equal(description(child(tree, pods, 'shop')), '2 of 3 pods');
+    tree.setFilter(events, undefined);
+    assert.match(description(events), /^watching · 2 events/);
+    assert.equal(description(shop), '2 events');
   });
 
   it('V22 Find Object: every cached object by name, kind, namespace and labels; its row made visible', async () => {

@@ -1,6 +1,6 @@
 import { Emitter, systemClock, type Clock, type Disposable } from '../../base';
 import { ResourceCatalog, type CatalogSource } from '../../catalog';
-import { resourceTypeName } from '../../informer';
+import { resourceTypeName, type KubeObject } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { RelatedObjects, hasRelated, type RelatedOwner, type RelatedSource } from '../../ownership';
 import { objectTooltip, presentObject, type NodePresentation } from './node-presentation';
@@ -123,8 +123,10 @@ export class ResourcesTree implements Disposable {
         const types = this.catalog.state(node.parent.spec).groups?.find((g) => g.name === node.group)?.types ?? [];
         return presentApiGroup(node.group, types, types.filter((t) => this.isWatched(node.parent.context, t)).length);
       }
-      case 'apiType':
-        return presentApiType(node.type, this.isWatched(node.parent.parent.context, node.type));
+      case 'apiType': {
+        const context = node.parent.parent.context;
+        return presentApiType(node.type, this.isWatched(context, node.type), this.heldCount(context, node.type));
+      }
       case 'note':
         return presentNote(node.text, node.tone);
       case 'related': {
@@ -132,14 +134,16 @@ export class ResourcesTree implements Disposable {
         return { ...row, collapsible: hasRelated(node.objectKind) ? 'collapsed' : 'none', contextValue: node.entryId ? row.contextValue : 'related' };
       }
       case 'resource': {
-        const row = this.watch.present(node);
         const filter = this.filters.get(node.id);
+        const row = this.watch.present(node, this.shows(filter));
         const events = this.kindOfResource(node) === 'Event' ? '.events' : '';
         // Under its context's row, the resource row need not repeat the context ("pods (staging)").
         const suffix = ` (${node.context || 'current context'})`;
         const label = this.severalContexts() && row.label.endsWith(suffix) ? row.label.slice(0, -suffix.length) : row.label;
         return { ...row, label: filteredLabel(label, filter), contextValue: `${row.contextValue}${events}${isActive(filter) ? '.filtered' : ''}` };
       }
+      case 'namespace':
+        return this.watch.present(node, this.shows(this.filters.get(node.parent.id)));
       case 'object': {
         const row = this.watch.present(node);
         return hasRelated(this.watch.kindOf(node.entryId, node.object)) ? { ...row, collapsible: 'collapsed' } : row;
@@ -176,6 +180,11 @@ export class ResourcesTree implements Disposable {
     if (isActive(filter)) this.filters.set(node.id, filter);
     else this.filters.delete(node.id);
     this.changes.fire([node]);
+  }
+
+  /** What a filter lets through, for the counts of its rows; undefined when none is in force. */
+  private shows(filter: NodeFilter | undefined): ((obj: KubeObject) => boolean) | undefined {
+    return isActive(filter) ? (obj) => matchesFilter(obj, filter) : undefined;
   }
 
   // ---- find (part 4) ----
@@ -324,6 +333,12 @@ export class ResourcesTree implements Disposable {
   private isWatched(context: string, type: { group: string; resource: string }): boolean {
     const name = resourceTypeName(type);
     return this.entriesOf(context).some((e) => (e.type ? e.type.group === type.group && e.type.resource === type.resource : e.resource === name));
+  }
+
+  /** How many objects the watches of a type hold in a context; undefined while none of them has listed. */
+  private heldCount(context: string, type: { group: string; resource: string }): number | undefined {
+    const informers = this.entriesOf(context).filter((e) => e.type?.group === type.group && e.type.resource === type.resource && e.state.synced).flatMap((e) => (e.informer ? [e.informer] : []));
+    return informers.length === 0 ? undefined : informers.reduce((n, i) => n + i.store.size, 0);
   }
 
   private entriesOf(context: string): WatchEntry[] {

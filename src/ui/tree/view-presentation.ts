@@ -1,3 +1,4 @@
+import { countText } from './object-count';
 import { resourceTypeName, type ResourceType } from '../../informer';
 import type { CatalogState } from '../../catalog';
 import type { WatchEntry } from '../../manager';
@@ -43,12 +44,16 @@ export function presentApiGroup(group: string, types: readonly ResourceType[], w
   return { label: group || 'core', description: watched > 0 ? `${count} · ${watched} watched` : count, icon: { id: 'symbol-package' }, collapsible: 'collapsed', contextValue: 'apiGroup' };
 }
 
-/** A type of the catalog: its kubectl name, kind and version; `watched` with the eye, else a click adds its watch. */
-export function presentApiType(type: ResourceType, watched: boolean): NodePresentation {
+/**
+ * A type of the catalog: its kubectl name, kind and version; `watched` with the eye and how many
+ * objects its watches hold (`count`, once they hold any), else a click adds its watch.
+ */
+export function presentApiType(type: ResourceType, watched: boolean, count?: number): NodePresentation {
   const scope = type.namespaced ? '' : ' · cluster-scoped';
+  const held = watched && count !== undefined ? ` · ${countText(count, type, type.resource)}` : '';
   return {
     label: resourceTypeName(type),
-    description: `${type.kind} · ${type.version}${scope}${watched ? ' · watched' : ''}`,
+    description: `${type.kind} · ${type.version}${scope}${watched ? ' · watched' : ''}${held}`,
     icon: watched ? { id: 'eye' } : { id: 'symbol-class' },
     collapsible: 'none',
     contextValue: watched ? 'apiType.watched' : 'apiType',

@@ -24,13 +24,21 @@ export function viewScope(config: Pick<WatchConfig, 'contexts' | 'namespaces' | 
   if (kubeconfigProblem(entries) !== undefined) return { description: 'no kubeconfig', filtered: false, lines: [] };
   const contexts = resolvedContexts(config.contexts, entries);
   const namespaces = config.namespaces;
-  // All namespaces, but some types only where the user may list them (issue 23): say which.
-  const permitted = namespaces.length === 0 ? permittedNamespaces(entries) : [];
-  const allText = permitted.length > 0 ? `${listed(permitted, 'namespaces')}: the namespaces you may list` : 'all namespaces';
-  const parts = [listed(contexts, 'contexts') || 'current context', namespaces.length === 0 ? allText : listed(namespaces, 'namespaces')];
+  // All namespaces, but some types only where the user may list them (issue 23): say which, for
+  // the context where that is so (each context's user has access rules of their own).
+  const permitted = (of: readonly WatchEntry[]) => (namespaces.length === 0 ? permittedNamespaces(of) : []);
+  const namespacesText = (of: readonly WatchEntry[]) => {
+    const p = permitted(of);
+    return namespaces.length > 0 ? listed(namespaces, 'namespaces') : p.length > 0 ? `${listed(p, 'namespaces')}: the namespaces you may list` : 'all namespaces';
+  };
+  const perContext = contexts.length > 1 && contexts.some((c) => permitted(entriesOf(entries, c)).length > 0);
+  const parts = perContext
+    ? [contexts.map((c) => `${c} · ${namespacesText(entriesOf(entries, c))}`).join('; ')]
+    : [listed(contexts, 'contexts') || 'current context', namespacesText(entries)];
+  const namespaceLine = (of: readonly WatchEntry[]) => (namespaces.length > 0 ? namespaces.join(', ') : permitted(of).length > 0 ? `${permitted(of).join(', ')} (the namespaces you may list)` : 'all');
   const lines = [
     `${contexts.length > 1 ? 'Contexts' : 'Context'}: ${contexts.join(', ') || 'the current context'}`,
-    `Namespaces: ${namespaces.length > 0 ? namespaces.join(', ') : permitted.length > 0 ? `${permitted.join(', ')} (the namespaces you may list)` : 'all'}`,
+    ...(perContext ? contexts.map((c) => `Namespaces in ${c}: ${namespaceLine(entriesOf(entries, c))}`) : [`Namespaces: ${namespaceLine(entries)}`]),
   ];
   if (config.labelSelector) {
     parts.push(config.labelSelector);
@@ -41,6 +49,11 @@ export function viewScope(config: Pick<WatchConfig, 'contexts' | 'namespaces' | 
     lines.push(`Field selector: ${config.fieldSelector}`);
   }
   return { description: parts.join(' · '), filtered: Boolean(config.labelSelector || config.fieldSelector), lines };
+}
+
+/** The entries of one context (by its resolved name). */
+function entriesOf(entries: readonly WatchEntry[], context: string): WatchEntry[] {
+  return entries.filter((e) => e.context === context);
 }
 
 /**

@@ -34,7 +34,7 @@ export interface MergeResult {
   /** The merged object; where there are conflicts, `theirs`' values there. */
   merged: unknown;
   conflicts: MergeConflict[];
-  /** Fields the server changed since base (leaf paths, in `theirs`' terms). */
+  /** Fields the server changed since base (leaf paths; list items by their index in `merged`, or in `theirs` where the merge has no such item). */
   theirsChanged: FieldPath[];
   /** Fields the edit changed since base. */
   oursChanged: FieldPath[];
@@ -160,6 +160,27 @@ class Merger {
   }
 }
 
+/** `path` into `from`, with each list index of an item with keys turned into that item's index in `to` (where `to` has it). */
+function samePlace(path: FieldPath, from: unknown, to: unknown, shape: MergeShape | undefined): PathSegment[] {
+  const out: PathSegment[] = [];
+  for (const segment of path) {
+    const rule = itemRule(shape);
+    let next: PathSegment = segment;
+    if (typeof segment === 'number' && rule && Array.isArray(from) && Array.isArray(to)) {
+      const kf = itemKeys(from, rule);
+      const kt = itemKeys(to, rule);
+      const at = 'keys' in kf && 'keys' in kt ? kt.keys.indexOf(kf.keys[segment]) : -1;
+      if (at >= 0) next = at;
+      else to = undefined;
+    }
+    out.push(next);
+    from = Array.isArray(from) ? from[segment as number] : isMap(from) ? from[segment] : undefined;
+    to = Array.isArray(to) ? to[next as number] : isMap(to) ? to[next] : undefined;
+    shape = typeof segment === 'number' ? shape?.item() : shape?.field(segment);
+  }
+  return out;
+}
+
 function absentToUndefined(v: Value): unknown {
   return v === ABSENT ? undefined : v;
 }
@@ -175,7 +196,7 @@ export function threeWayMerge(base: unknown, theirs: unknown, ours: unknown, sha
   return {
     merged: absentToUndefined(merged),
     conflicts: merger.conflicts,
-    theirsChanged: changedPaths(base, theirs, shape),
+    theirsChanged: changedPaths(base, theirs, shape).map((p) => samePlace(p, theirs, merger.conflicts.length > 0 ? theirs : merged, shape)),
     oursChanged: changedPaths(base, ours, shape),
   };
 }

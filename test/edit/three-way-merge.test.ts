@@ -75,7 +75,7 @@ describe('edit: the three-way merge follows the merge keys of the type (W05)', (
     const r = threeWayMerge(base, theirs, ours, DEPLOYMENT);
     assert.deepEqual(r.conflicts, []);
     assert.deepEqual(podOf(r.merged).initContainers, [sidecar, init('migrate', 'migrate:2'), init('seed', 'seed:1')]);
-    assert.deepEqual(r.theirsChanged, [['spec', 'template', 'spec', 'initContainers', 0, 'image']]);
+    assert.deepEqual(r.theirsChanged, [['spec', 'template', 'spec', 'initContainers', 1, 'image']], 'where the merged object has it');
     assert.deepEqual(r.oursChanged, [['spec', 'template', 'spec', 'initContainers', 0]]);
   });
 

@@ -83,7 +83,7 @@ describe('[real] the three-way merge by merge keys (kube-apiserver 1.34)', funct
       const init = (await podOnServer(p, ns)).initContainers!;
       assert.deepEqual(names(init), ['proxy', 'migrate', 'seed'], 'the sidecar first, as the user put it');
       assert.deepEqual(init.map((c) => c.image), ['envoy:1', 'migrate:1', 'seed:2'], "and the other manager's image kept");
-      assert.deepEqual(out.kind === 'saved' && out.rebased?.fields, [['spec', 'template', 'spec', 'initContainers', 1, 'image']]);
+      assert.deepEqual(out.kind === 'saved' && out.rebased, { fields: [['spec', 'template', 'spec', 'initContainers', 2, 'image']], manager: 'image-bumper' }, 'the rebased field where the saved object has it, and who changed it');
     });
 
     it(`W05 [real] ${label}: env reordered by the user (a $(VAR) reference after its variable) while the server changed a value, read again after a 409: saved in the user's order with the server's value`, async () => {

@@ -2,6 +2,7 @@ import { ApiError } from '../base';
 import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
 import { identityOf, parseBuffer, type BufferProblem, type EditedIdentity } from './buffer-problems';
 import { editableText, objectToSave, type EditableOptions } from './editable-object';
+import { objectMergeShape } from './merge-keys/object-merge-shape';
 import { pathText, type FieldPath } from './field-path';
 import { refusalOf, type Refusal } from './refusal';
 import { changedBy, serverChange, type ServerChange } from './server-change';
@@ -73,6 +74,8 @@ export interface EditSessionOptions {
   /** Records every write from before it is sent until the watch shows it. */
   journal?: EditJournal;
   now?: () => number;
+  /** The CustomResourceDefinition of the edited type when it is custom (its list types guide the merge); undefined for built-in types or when unknown. */
+  customResourceDefinition?: () => KubeObject | undefined;
 }
 
 export class EditSession {
@@ -182,7 +185,7 @@ export class EditSession {
     const ours = this.objectOf(text);
     if ('problems' in ours) return ours;
     const live = this.liveObject ?? this.baseObject;
-    const m = threeWayMerge(this.baseObject, live, ours.object);
+    const m = threeWayMerge(this.baseObject, live, ours.object, this.mergeShape());
     if (m.conflicts.length > 0) return { conflicts: m.conflicts, theirs: live, ours: ours.object };
     return { merged: m.merged as KubeObject, fields: m.theirsChanged };
   }
@@ -212,13 +215,13 @@ export class EditSession {
       let body = ours.object;
       let rebased: { fields: FieldPath[]; manager?: string } | undefined;
       if (moved) {
-        const m = threeWayMerge(this.baseObject, live, ours.object);
+        const m = threeWayMerge(this.baseObject, live, ours.object, this.mergeShape());
         if (m.conflicts.length > 0) return { kind: 'conflict', conflicts: m.conflicts, base: this.baseObject, theirs: live, ours: ours.object };
         body = m.merged as KubeObject;
         rebased = { fields: m.theirsChanged.filter((p) => p[0] !== 'metadata' || (p[1] !== 'resourceVersion' && p[1] !== 'managedFields' && p[1] !== 'generation')) };
       }
       const sent = { ...body, metadata: { ...body.metadata, resourceVersion: live.metadata.resourceVersion, managedFields: undefined } };
-      const summary = changedPaths(strip(this.baseObject), strip(ours.object)).slice(0, 3).map(pathText).join(', ');
+      const summary = changedPaths(strip(this.baseObject), strip(ours.object), this.mergeShape()).slice(0, 3).map(pathText).join(', ');
       try {
         const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(sent) }, signal, summary);
         if (rebased) rebased.manager = changedBy(saved, rebased.fields);
@@ -282,6 +285,11 @@ export class EditSession {
       this.options.onWrite?.({ verb, target: this.target, dryRun, result });
       throw err;
     }
+  }
+
+  /** How the object's lists merge (merge keys of its type), as the merge and its summaries read them. */
+  private mergeShape() {
+    return objectMergeShape(this.identity.apiVersion, this.identity.kind, this.options.customResourceDefinition?.());
   }
 
   private now(): number {

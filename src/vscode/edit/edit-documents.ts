@@ -13,6 +13,7 @@ export interface EditSource {
   onObjectsRemoved(listener: (removed: ObjectsRemoved) => void): EngineDisposable;
   transportOf(id: string): KubeTransport | undefined;
   entries(): WatchEntry[];
+  customResourceDefinition?(id: string): KubeObject | undefined;
 }
 
 /** One object open for editing. */
@@ -137,7 +138,7 @@ export class EditDocuments implements vscode.Disposable {
     const session = new EditSession(
       { type, namespace: ref.namespace, name: ref.name, transport: () => this.source.transportOf(ref.entryId) },
       obj,
-      { hideServerFields: this.settings().hideServerFields, now: () => this.clock.now(), onWrite: (w) => this.onWrite(w, ref), journal: this.journalFor(ref) },
+      { hideServerFields: this.settings().hideServerFields, now: () => this.clock.now(), onWrite: (w) => this.onWrite(w, ref), journal: this.journalFor(ref), customResourceDefinition: () => this.source.customResourceDefinition?.(ref.entryId) },
     );
     const edit: OpenEdit = { ref, uri: this.refs.uriOf(ref, entry), session, mtime: this.clock.now(), size: 0 };
     this.edits.set(editKey(ref), edit);

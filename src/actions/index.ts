@@ -17,3 +17,4 @@ export * from './rollback';
 export * from './watch-expectation';
 export * from './workload-actions';
 export * from './write-journal';
+export * from './stream-access';

@@ -36,6 +36,20 @@ export interface ShellSessionOptions {
   readonly initialSize?: { columns: number; rows: number };
 }
 
+/**
+ * The cluster's access rules refused the session (a 403): final, since trying again changes
+ * nothing until someone grants it. Carries the server's message, which names the user.
+ */
+export class StreamRefused extends Error {
+  constructor(
+    readonly serverMessage: string,
+    readonly namespace: string,
+  ) {
+    super(serverMessage);
+    this.name = 'StreamRefused';
+  }
+}
+
 const NOT_FOUND = /executable file not found|no such file or directory|not found/i;
 
 /**
@@ -133,7 +147,7 @@ export class ShellSession implements Disposable {
     try {
       return await ExecStream.open(this.options.transport, { ...this.target, command, tty: this.options.tty, stdin: this.options.tty }, this.ctl.signal);
     } catch (err) {
-      if (err instanceof ApiError && err.code === 403) throw new Error(`the server refuses to run commands in ${this.where()}: ${err.message}`);
+      if (err instanceof ApiError && err.code === 403) throw new StreamRefused(err.message, this.target.namespace);
       if (err instanceof ApiError && err.code === 404) throw new Error(`${this.where()} not found`);
       throw new Error(`cannot run a command in ${this.where()}: ${err instanceof Error ? err.message : String(err)}`);
     }

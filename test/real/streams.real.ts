@@ -5,7 +5,9 @@ import * as path from 'node:path';
 import { systemClock } from '../../src/base';
 import { WatchManager } from '../../src/manager';
 import { PortForward } from '../../src/port-forward';
-import { ShellSession } from '../../src/shell';
+import { streamRefusalWords, WriteJournal } from '../../src/actions';
+import { ShellSession, StreamRefused } from '../../src/shell';
+import { RowActions, targetOfRow } from '../../src/ui/actions';
 import { REAL_BOUND_MS, until, useControlPlane } from './support';
 
 /**
@@ -59,11 +61,56 @@ describe('[real] port-forward and exec refused by RBAC (kube-apiserver 1.34, no 
     assert.deepEqual(forward.resources, { listeners: 0, streams: 0, sockets: 0, timers: 0, watches: 0 });
     await until(() => manager!.adHocWatchCount === watchesBefore, 'no ad-hoc watch left', REAL_BOUND_MS);
     const shell = new ShellSession({ namespace: ns, pod: 'web-1' }, { transport: reader.transport, clock: systemClock, tty: true });
-    await assert.rejects(shell.start(), new RegExp(`the server refuses to run commands in pod ${ns}/web-1: pods "web-1" is forbidden: User "limited" cannot get resource "pods/exec"`));
+    await assert.rejects(shell.start(), (err: Error) => {
+      assert.ok(err instanceof StreamRefused, `a refusal, final: ${err.name}`);
+      assert.equal(err.namespace, ns);
+      assert.match(err.message, new RegExp(`^pods "web-1" is forbidden: User "limited" cannot get resource "pods/exec"`));
+      assert.match(streamRefusalWords('shell', err.namespace, err.message), new RegExp(`^Not allowed: user "limited" may not run commands in pods \\(pods/exec\\) in namespace ${ns}\\. .*trying again will not help\\. Whoever administers RBAC in namespace ${ns}`));
+      return true;
+    });
 
     const admin = await start('admin');
     const mayForward = new PortForward({ kind: 'Pod', namespace: ns, name: 'web-1', port: 8080, localPort: 0 }, { transport: admin.transport, clock: systemClock, watch: admin.watch as never });
     await assert.rejects(mayForward.start(), /^Error: cannot forward to pod web-1 port 8080: .*(host|node)/);
     assert.deepEqual(mayForward.resources, { listeners: 0, streams: 0, sockets: 0, timers: 0, watches: 0 });
+  });
+
+  it('U07 [real] a pod row offers Open Shell, Run Command and Port Forward only to a user the access rules allow (create and get on pods/exec, pods/portforward), as the write actions are offered', async () => {
+    const p = plane();
+    const ns = await p.setup.namespace();
+    const reader = `pods-reader-u07-${ns}`;
+    const streams = `pods-streams-u07-${ns}`;
+    await p.admin.post('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: reader }, rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list', 'watch'] }] });
+    await p.setup.grant({ user: 'limited' }, { namespace: ns, clusterRole: reader });
+    await p.admin.post(`/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-1' }, spec: { containers: [{ name: 'app', image: 'web:1' }] } });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-real-streams-'));
+    const kubeconfigPath = path.join(dir, 'config');
+    fs.writeFileSync(kubeconfigPath, p.kubeconfig('limited'));
+    const m = (manager = new WatchManager({ contexts: [], resources: ['pods'], namespaces: [ns], kubeconfigPath }, { clock: systemClock }));
+    await m.start();
+    await until(() => m.entries().some((e) => e.informer?.get(ns, 'web-1')), 'the pod in the cache', REAL_BOUND_MS);
+    const journal = new WriteJournal(m);
+    const rows = new RowActions(m, journal);
+    try {
+      const entryId = m.entries()[0].id;
+      const row = { entryId, namespace: ns, name: 'web-1' };
+      const offered = () => rows.offeredStreams(entryId, targetOfRow(m, row)!);
+      const tokens = () => rows.decorate({ ...row, object: targetOfRow(m, row)!.object }, { label: 'web-1', contextValue: 'object.pod', collapsible: 'none' }).contextValue;
+      // Asked on first sight; the answers come back as refusals: nothing offered.
+      offered();
+      await until(() => m.accessReviewsOf(entryId)!.peek({ verb: 'create', group: '', resource: 'pods', subresource: 'exec', namespace: ns }) !== undefined && m.accessReviewsOf(entryId)!.peek({ verb: 'get', group: '', resource: 'pods', subresource: 'portforward', namespace: ns }) !== undefined, 'the access answers', REAL_BOUND_MS);
+      assert.deepEqual(offered(), []);
+      assert.equal(tokens(), 'object.pod', 'no @shell or @forward token: the menus hide Open Shell, Run Command and Port Forward');
+
+      await p.admin.post('/apis/rbac.authorization.k8s.io/v1/clusterroles', { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: streams }, rules: [{ apiGroups: [''], resources: ['pods/exec', 'pods/portforward'], verbs: ['create', 'get'] }] });
+      await p.setup.grant({ user: 'limited' }, { namespace: ns, clusterRole: streams });
+      m.accessReviewsOf(entryId)!.invalidate();
+      await until(() => offered().length === 2, () => `both streams offered once granted: ${offered().join(', ')}`, REAL_BOUND_MS);
+      assert.deepEqual(offered(), ['forward', 'shell']);
+      assert.equal(tokens(), 'object.pod @forward @shell');
+    } finally {
+      rows.dispose();
+      journal.dispose();
+    }
   });
 });

@@ -68,9 +68,11 @@ describe('Row actions: only what you may do, and the state of a write, on the tr
     const node = row('deployments.apps', 'web')!;
     assert.equal(model.present(node).contextValue, 'object.workload', 'nothing offered before the server answered');
     model.present(row('pods', 'web-1')!);
-    await until(() => model.present(node).contextValue !== 'object.workload' && model.present(row('pods', 'web-1')!).contextValue !== 'object.pod', 'the rows drawn again with the answers');
-    assert.equal(model.present(node).contextValue, 'object.workload @scale @restart @undo @delete');
-    assert.equal(model.present(row('pods', 'web-1')!).contextValue, 'object.pod @delete');
+    // U07: the streams (Port Forward; Open Shell and Run Command on a pod) are offered from the same reviews.
+    await until(
+      () => model.present(node).contextValue === 'object.workload @scale @restart @undo @delete @forward' && model.present(row('pods', 'web-1')!).contextValue === 'object.pod @delete @forward @shell',
+      () => `the rows drawn again with the answers: ${model.present(node).contextValue}; ${model.present(row('pods', 'web-1')!).contextValue}`,
+    );
     const asked = server.requests.filter((r) => r.path.endsWith('/selfsubjectaccessreviews')).length;
     model.present(node);
     model.present(row('pods', 'web-1')!);

@@ -1,5 +1,6 @@
 import { Emitter, systemClock, type Clock, type Disposable } from '../../base';
-import { applicableActions, watchedOf, type ActionDefinition, type ActionId, type ActionTarget, type WatchedObject, type WriteJournal } from '../../actions';
+import { applicableActions, streamNeeds, watchedOf, type ActionDefinition, type ActionId, type ActionTarget, type StreamId, type WatchedObject, type WriteJournal } from '../../actions';
+import type { AccessQuery } from '../../cluster/access-review';
 import type { AccessReviewCache } from '../../cluster/access-review';
 import type { WatchEntry } from '../../manager';
 import type { NodePresentation } from '../tree/node-presentation';
@@ -16,9 +17,20 @@ export interface RowActionSource {
   accessReviewsOf(id: string): AccessReviewCache | undefined;
 }
 
-/** The context-value token of an offered action: `object.workload @scale @restart`; menus match `/@scale\b/`. */
-export function actionToken(id: ActionId): string {
+/** The context-value token of an offered action or stream: `object.workload @scale @restart @forward`; menus match `/@scale\b/`. */
+export function actionToken(id: ActionId | StreamId): string {
   return `@${id}`;
+}
+
+/** Kinds whose rows offer a port-forward (to the pod, or to a pod the Service or workload selects). */
+const FORWARDABLE = new Set(['Pod', 'Service', 'Deployment', 'StatefulSet', 'ReplicaSet', 'DaemonSet']);
+
+/** The streams a row's object could offer, permissions aside: a shell into a Pod, a forward to a Pod, Service or workload. */
+function applicableStreams(target: ActionTarget): StreamId[] {
+  const kind = target.type.kind;
+  const core = target.type.group === '' || target.type.group === 'apps';
+  if (!core || !FORWARDABLE.has(kind)) return [];
+  return kind === 'Pod' ? ['forward', 'shell'] : ['forward'];
 }
 
 /** The object of a row as an action target; undefined when its watch is gone or its type unknown. */
@@ -68,7 +80,8 @@ export class RowActions implements RowDecorator, Disposable {
     if (!presentation.contextValue.startsWith('object')) return presentation;
     const target = targetOfRow(this.source, row);
     if (!target) return presentation;
-    const tokens = this.offered(row.entryId, target).map((a) => ` ${actionToken(a.id)}`).join('');
+    const offered = [...this.offered(row.entryId, target).map((a) => a.id), ...this.offeredStreams(row.entryId, target)];
+    const tokens = offered.map((id) => ` ${actionToken(id)}`).join('');
     const withActions = tokens ? { ...presentation, contextValue: `${presentation.contextValue}${tokens}` } : presentation;
     const mark = this.journal.markOf(watchedOf(target));
     return mark ? markRow(withActions, mark) : withActions;
@@ -86,39 +99,44 @@ export class RowActions implements RowDecorator, Disposable {
    * again when they are answered.
    */
   offered(entryId: string, target: ActionTarget): ActionDefinition[] {
+    return applicableActions(target).filter((action) => action.writes && this.allowedNow(entryId, action.needs(target)));
+  }
+
+  /** The streams offered on `target` now (shell, port-forward), asked as the write actions are. */
+  offeredStreams(entryId: string, target: ActionTarget): StreamId[] {
+    return applicableStreams(target).filter((stream) => this.allowedNow(entryId, streamNeeds(stream, target.namespace)));
+  }
+
+  /**
+   * Whether every question is answered allowed now (or could not be answered lately: then the
+   * server decides). Unasked questions are asked, and the rows drawn again once answered.
+   */
+  private allowedNow(entryId: string, queries: readonly AccessQuery[]): boolean {
     const access = this.source.accessReviewsOf(entryId);
-    const out: ActionDefinition[] = [];
-    for (const action of applicableActions(target)) {
-      if (!action.writes) continue;
-      if (!access) {
-        out.push(action);
+    if (!access) return true;
+    this.follow(access);
+    let allowed = true;
+    for (const query of queries) {
+      const answer = access.peek(query);
+      if (answer) {
+        if (!answer.allowed) allowed = false;
+        // RBAC may have changed: an old answer stands while it is asked again.
+        if (access.stale(query)) void access.can(query).catch(() => undefined);
         continue;
       }
-      this.follow(access);
-      let allowed = true;
-      for (const query of action.needs(target)) {
-        const answer = access.peek(query);
-        if (answer) {
-          if (!answer.allowed) allowed = false;
-          // RBAC may have changed: an old answer stands while it is asked again.
-          if (access.stale(query)) void access.can(query).catch(() => undefined);
-          continue;
-        }
-        const key = JSON.stringify(query);
-        if ((this.unknownUntil.get(key) ?? 0) > this.clock.now()) continue;
-        allowed = false;
-        void access.can(query).then(
-          (a) => {
-            if (!a.unknown) return;
-            this.unknownUntil.set(key, this.clock.now() + UNKNOWN_RETRY_MS);
-            this.changes.fire({ entryIds: [entryId] });
-          },
-          () => undefined,
-        );
-      }
-      if (allowed) out.push(action);
+      const key = JSON.stringify(query);
+      if ((this.unknownUntil.get(key) ?? 0) > this.clock.now()) continue;
+      allowed = false;
+      void access.can(query).then(
+        (a) => {
+          if (!a.unknown) return;
+          this.unknownUntil.set(key, this.clock.now() + UNKNOWN_RETRY_MS);
+          this.changes.fire({ entryIds: [entryId] });
+        },
+        () => undefined,
+      );
     }
-    return out;
+    return allowed;
   }
 
   dispose(): void {

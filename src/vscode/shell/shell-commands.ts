@@ -14,6 +14,8 @@ export interface ShellSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
   transportOf(id: string): KubeTransport | undefined;
+  /** The kubeconfig user of an entry's context, for the words of a refusal. */
+  userOf(id: string): string | undefined;
 }
 
 export interface ShellsRegistration extends vscode.Disposable {
@@ -75,7 +77,7 @@ export function registerShells(manager: ShellSource, clock: Clock): ShellsRegist
     }
     const pty: ShellTerminal = new ShellTerminal(
       { namespace: ref.namespace, pod: ref.name, ...(container ? { container } : {}) },
-      { transport: new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`), clock, command, onClosed: () => open.delete(pty) },
+      { transport: new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`), clock, command, user: manager.userOf(ref.entryId), onClosed: () => open.delete(pty) },
     );
     const name = command ? runTerminalName(ref.name, command.slice(2)) : shellTerminalName(ref.name, container);
     const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon(interactive ? 'terminal' : 'play') });

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
 import type { KubeTransport } from '../../informer';
-import { ShellSession, type SessionEnd, type ShellTarget } from '../../shell';
+import { streamRefusalWords } from '../../actions';
+import { ShellSession, StreamRefused, type SessionEnd, type ShellTarget } from '../../shell';
 import { sessionEndText, sessionHeader } from '../../ui/shell/session-text';
 
 export interface ShellTerminalOptions {
@@ -9,6 +10,8 @@ export interface ShellTerminalOptions {
   readonly clock: Clock;
   /** A command without a TTY (Run Command); default an interactive shell. */
   readonly command?: readonly string[];
+  /** The kubeconfig user, for the words of a refusal; never a credential. */
+  readonly user?: string;
   readonly onClosed: () => void;
 }
 
@@ -88,8 +91,10 @@ export class ShellTerminal implements vscode.Pseudoterminal {
     } catch (err) {
       held = undefined;
       if (this.closed) return;
-      this.writer.fire(`\x1b[31m${err instanceof Error ? err.message : String(err)}\x1b[0m\r\n`);
-      if (interactive) this.offerNew();
+      // Refused by the access rules: final, said once, with who can grant it; no offer to try again.
+      const words = err instanceof StreamRefused ? streamRefusalWords('shell', err.namespace, err.serverMessage, this.options.user) : err instanceof Error ? err.message : String(err);
+      this.writer.fire(`\x1b[31m${words}\x1b[0m\r\n`);
+      if (interactive && !(err instanceof StreamRefused)) this.offerNew();
       return;
     }
     if (this.closed) return session.dispose();

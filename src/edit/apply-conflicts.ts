@@ -39,11 +39,15 @@ export function unconfirmedConflicts(now: readonly ApplyConflict[], confirmed: r
   return now.filter((c) => !known.has(conflictKey(c)));
 }
 
-/** The conflicts in words: one line per manager, naming its fields. */
-export function conflictLines(conflicts: readonly ApplyConflict[], manager = 'Kube Watch'): string[] {
+/** The conflicts in words: one line per manager, naming its fields; `self`: the field manager the apply is sent as. */
+export function conflictLines(conflicts: readonly ApplyConflict[], self?: string): string[] {
   const byManager = new Map<string, string[]>();
   for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), c.path ? pathText(c.path) : c.field.replace(/^\./, '')]);
-  return [...byManager].map(([owner, fields]) => `${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} managed by ${owner}: forcing the apply makes ${manager} their manager and takes ${fields.length === 1 ? 'it' : 'them'} from ${owner}${owner === 'kube-controller-manager' || /controller|operator|hpa|autoscaler/i.test(owner) ? ', which may set them back' : ''}.`);
+  return [...byManager].map(([owner, fields]) =>
+    owner === self
+      ? // kube-apiserver counts a manager's updates (a save, an action) apart from its applies.
+        `${fields.join(', ')} ${fields.length === 1 ? 'was' : 'were'} last written by ${owner} as an update (a save or an action), which server-side apply counts as another manager: forcing the apply makes its apply own ${fields.length === 1 ? 'it' : 'them'}.`
+      : `${fields.join(', ')} ${fields.length === 1 ? 'is' : 'are'} managed by ${owner}: forcing the apply makes Kube Watch their manager and takes ${fields.length === 1 ? 'it' : 'them'} from ${owner}${owner === 'kube-controller-manager' || /controller|operator|hpa|autoscaler/i.test(owner) ? ', which may set them back' : ''}.`);
 }
 
 /** Each conflict on its line of the buffer. */

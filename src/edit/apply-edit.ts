@@ -137,6 +137,8 @@ export async function applyEdit(session: EditSession, plan: ApplyPlan, text: str
     const conflicts = applyConflictsOf(err, bufferObject);
     if (conflicts) return { kind: 'conflicts', conflicts, unconfirmed: unconfirmedConflicts(conflicts, plan.confirmed), problems: conflictProblems(conflicts, text) };
     if (!isStaleVersion(err)) return { kind: 'refused', refusal: refusalOf(err, session.what, text, bufferObject, session.isSecret) };
+    // The uid in the configuration: a deleted object is not created again (409 "uid mismatch ... no existing object").
+    if (err instanceof ApiError && /no existing object/.test(err.message)) return { kind: 'moved', message: `${session.what} was deleted on the server since the preview: nothing was applied, and it was not created again. Your edit is kept.`, conflicts: [] };
     const message = `${session.what} changed on the server since the preview (rv ${plan.resourceVersion}): nothing was applied; preview again. Your edit is kept.`;
     if (!plan.force) return { kind: 'moved', message, conflicts: [] };
     // Which conflicts a forced apply would take now: the same configuration, dry run, no resourceVersion, not forced.

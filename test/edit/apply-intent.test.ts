@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { applyIntent, userChanges, type IntentInput, type ListKeys } from '../../src/edit';
+import { applyIntent, conflictLines, unconfirmedConflicts, userChanges, type IntentInput, type ListKeys } from '../../src/edit';
 
 const meta = { name: 'web', namespace: 'shop', uid: 'u-1', resourceVersion: '7' };
 const deployment = (env: { name: string; value: string }[], image = 'nginx:1', labels: Record<string, string> = { app: 'web' }) => ({
@@ -90,5 +90,21 @@ describe('edit: the intent of a server-side apply (only what the user changed)',
     const base = deployment([{ name: 'A', value: '1' }, { name: 'A', value: '2' }]);
     const ours = deployment([{ name: 'A', value: '1' }, { name: 'A', value: '3' }]);
     assert.deepEqual(userChanges(base, ours).set, [['spec', 'template', 'spec', 'containers', { keys: { name: 'web' } }, 'env']]);
+  });
+});
+
+describe('edit: server-side apply conflicts in words', () => {
+  it("a field the same manager last wrote as an update (kube-apiserver counts it apart from its applies) is said as such; another manager's as before", () => {
+    const lines = conflictLines([{ field: '.data.A', manager: 'kube-watch', path: ['data', 'A'] }, { field: '.data.B', manager: 'ci', path: ['data', 'B'] }], 'kube-watch');
+    assert.deepEqual(lines, [
+      'data.A was last written by kube-watch as an update (a save or an action), which server-side apply counts as another manager: forcing the apply makes its apply own it.',
+      'data.B is managed by ci: forcing the apply makes Kube Watch their manager and takes it from ci.',
+    ]);
+  });
+
+  it('force covers the confirmed conflicts only: one on another field or by another manager is unconfirmed', () => {
+    const confirmed = [{ field: '.data.A', manager: 'ci' }];
+    assert.deepEqual(unconfirmedConflicts([{ field: '.data.A', manager: 'ci' }], confirmed), []);
+    assert.deepEqual(unconfirmedConflicts([{ field: '.data.A', manager: 'helm' }, { field: '.data.B', manager: 'ci' }], confirmed), [{ field: '.data.A', manager: 'helm' }, { field: '.data.B', manager: 'ci' }]);
   });
 });

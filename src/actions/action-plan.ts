@@ -5,8 +5,8 @@ import type { ActionTarget } from './action-target';
 /** Every action Kube Watch offers on an object. */
 export type ActionId = 'delete' | 'scale' | 'restart' | 'undo' | 'cordon' | 'uncordon' | 'drain' | 'suspend' | 'resume' | 'createJob' | 'copyName' | 'copyKubectl';
 
-/** Kube Watch's field manager: what the server records as the author of its writes. */
-export const FIELD_MANAGER = 'kube-watch';
+/** Kube Watch's field manager (`kubeWatch.edit.fieldManager`): what the server records as the author of its writes. */
+export { fieldManager } from '../base';
 
 /** The object whose change the watch must show for a write to count as confirmed. */
 export interface WatchedObject {

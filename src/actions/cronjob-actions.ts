@@ -1,4 +1,4 @@
-import { FIELD_MANAGER, watchedOf, type ActionPlan } from './action-plan';
+import { fieldManager, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, collectionOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -36,7 +36,7 @@ export function planSuspend(target: ActionTarget, suspend: boolean): ActionPlan 
     summary: '',
     writes: [
       {
-        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: FIELD_MANAGER }, body: patch, contentType: 'application/merge-patch+json' },
+        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: fieldManager() }, body: patch, contentType: 'application/merge-patch+json' },
         access: accessOf(target, 'patch'),
         watched: watchedOf(target),
       },
@@ -94,7 +94,7 @@ export function planCreateJob(target: ActionTarget, name: string): ActionPlan {
     summary: `job ${name}`,
     writes: [
       {
-        request: { method: 'POST', path: collectionOf(jobs, target.namespace), query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(job) },
+        request: { method: 'POST', path: collectionOf(jobs, target.namespace), query: { fieldManager: fieldManager() }, body: JSON.stringify(job) },
         access: { verb: 'create', group: 'batch', resource: 'jobs', namespace: target.namespace },
         watched: { ...watchedOf(target), group: 'batch', resource: 'jobs', name },
       },

@@ -1,4 +1,4 @@
-import { FIELD_MANAGER, watchedOf, type ActionPlan } from './action-plan';
+import { fieldManager, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -58,7 +58,7 @@ export function planDelete(target: ActionTarget, options: DeleteOptions = {}): A
     summary: grace !== undefined ? `grace ${grace} s` : propagation === 'Background' ? '' : propagation.toLowerCase(),
     writes: [
       {
-        request: { method: 'DELETE', path: objectPath(target), query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(body) },
+        request: { method: 'DELETE', path: objectPath(target), query: { fieldManager: fieldManager() }, body: JSON.stringify(body) },
         access: accessOf(target, 'delete'),
         watched: watchedOf(target),
       },

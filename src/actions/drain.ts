@@ -1,6 +1,6 @@
 import { AbortedError, ApiError, sleep, systemClock, type Clock } from '../base';
 import type { KubeObject, KubeTransport } from '../informer';
-import { FIELD_MANAGER, watchedOf, type ActionPlan, type PlannedWrite } from './action-plan';
+import { fieldManager, watchedOf, type ActionPlan, type PlannedWrite } from './action-plan';
 import { objectPath, type ActionTarget } from './action-target';
 import { sendWrite, type ActionSession } from './action-runner';
 import { kubectl } from './kubectl-command';
@@ -144,7 +144,7 @@ export function evictionWrite(target: ActionTarget, pod: KubeObject, options: Dr
   const pods = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
   const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace }, ...(options.gracePeriodSeconds !== undefined ? { deleteOptions: { gracePeriodSeconds: options.gracePeriodSeconds } } : {}) };
   return {
-    request: { method: 'POST', path: objectPath({ type: pods, namespace, name }, 'eviction'), query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(body) },
+    request: { method: 'POST', path: objectPath({ type: pods, namespace, name }, 'eviction'), query: { fieldManager: fieldManager() }, body: JSON.stringify(body) },
     access: { verb: 'create', group: '', resource: 'pods', subresource: 'eviction', namespace, name },
     watched: { ...watchedOf(target), group: '', resource: 'pods', namespace, name },
     confirm: 'deletion',

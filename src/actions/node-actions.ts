@@ -1,4 +1,4 @@
-import { FIELD_MANAGER, watchedOf, type ActionPlan } from './action-plan';
+import { fieldManager, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, objectPath, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -38,7 +38,7 @@ export function planCordon(target: ActionTarget, unschedulable: boolean): Action
     summary: '',
     writes: [
       {
-        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: FIELD_MANAGER }, body: cordonPatch(unschedulable), contentType: 'application/strategic-merge-patch+json' },
+        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: fieldManager() }, body: cordonPatch(unschedulable), contentType: 'application/strategic-merge-patch+json' },
         access: accessOf(target, 'patch'),
         watched: watchedOf(target),
       },

@@ -1,6 +1,6 @@
 import { labelSelectorText } from '../cluster/label-selector-text';
 import type { KubeObject, KubeTransport } from '../informer';
-import { ActionNotPossible, FIELD_MANAGER, watchedOf, type ActionPlan } from './action-plan';
+import { ActionNotPossible, fieldManager, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, collectionOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -99,7 +99,7 @@ export function planUndo(target: ActionTarget, to: Revision): ActionPlan {
         request: {
           method: 'PATCH',
           path: objectPath(target),
-          query: { fieldManager: FIELD_MANAGER },
+          query: { fieldManager: fieldManager() },
           body: JSON.stringify([
             { op: 'replace', path: '/spec/template', value: template },
             { op: target.object.metadata.annotations ? 'replace' : 'add', path: '/metadata/annotations', value: annotations },

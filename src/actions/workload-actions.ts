@@ -1,4 +1,4 @@
-import { ActionNotPossible, FIELD_MANAGER, watchedOf, type ActionPlan } from './action-plan';
+import { ActionNotPossible, fieldManager, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -62,7 +62,7 @@ export function planScale(target: ActionTarget, replicas: number): ActionPlan {
         request: {
           method: 'PATCH',
           path: objectPath(target, 'scale'),
-          query: { fieldManager: FIELD_MANAGER },
+          query: { fieldManager: fieldManager() },
           body: JSON.stringify({ spec: { replicas } }),
           contentType: 'application/merge-patch+json',
         },
@@ -105,7 +105,7 @@ export function planRestart(target: ActionTarget, now: number, offsetMinutes?: n
         request: {
           method: 'PATCH',
           path: objectPath(target),
-          query: { fieldManager: FIELD_MANAGER },
+          query: { fieldManager: fieldManager() },
           body: JSON.stringify({ spec: { template: { metadata: { annotations: { [RESTARTED_AT]: at } } } } }),
           contentType: 'application/strategic-merge-patch+json',
         },

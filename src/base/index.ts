@@ -6,6 +6,7 @@ export * from './api-error';
 export * from './backoff';
 export * from './clock';
 export * from './disposable';
+export * from './field-manager';
 export * from './file-problem';
 export * from './sleep';
 export * from './time-format';

@@ -1,4 +1,4 @@
-import { ApiError } from '../base';
+import { ApiError, fieldManager } from '../base';
 import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
 import { identityOf, parseBuffer, type BufferProblem, type EditedIdentity } from './buffer-problems';
 import { editableText, objectToSave, type EditableOptions } from './editable-object';
@@ -20,9 +20,6 @@ import { changedPaths, sameValue, threeWayMerge, type MergeConflict } from './th
  * - nothing here retries a write by itself, but a 409 at save takes the merge path once, with
  *   the object read again.
  */
-
-/** Kube Watch's field manager: what managedFields and conflicts name it. */
-export const FIELD_MANAGER = 'kube-watch';
 
 /** Where the object is: its type and name, and the transport of its context now. */
 export interface EditTarget {
@@ -223,7 +220,7 @@ export class EditSession {
       const sent = { ...body, metadata: { ...body.metadata, resourceVersion: live.metadata.resourceVersion, managedFields: undefined } };
       const summary = changedPaths(strip(this.baseObject), strip(ours.object), this.mergeShape()).slice(0, 3).map(pathText).join(', ');
       try {
-        const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(sent) }, signal, summary);
+        const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: fieldManager() }, body: JSON.stringify(sent) }, signal, summary);
         if (rebased) rebased.manager = changedBy(saved, rebased.fields);
         this.baseObject = withoutManagedFields(saved);
         if (!this.liveObject || newer(this.baseObject, this.liveObject)) this.liveObject = this.baseObject;

@@ -4,11 +4,14 @@
  * on the server, the save (update with optimistic concurrency, rebase, conflicts) and
  * server-side apply with its dry run and conflicts.
  */
+export * from './apply-conflicts';
 export * from './apply-edit';
+export * from './apply-intent';
 export * from './buffer-problems';
 export * from './edit-session';
 export * from './editable-object';
 export * from './field-path';
+export * from './keyed-path';
 export * from './refusal';
 export * from './server-change';
 export * from './three-way-merge';

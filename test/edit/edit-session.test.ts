@@ -173,11 +173,13 @@ describe('edit: saving an edit through the transport (local API server)', () => 
     assert.deepEqual(conflicted.conflicts, [{ field: '.data.REVISION', manager: 'config-reloader', path: ['data', 'REVISION'] }]);
     assert.deepEqual(conflictLines(conflicted.conflicts), ['data.REVISION is managed by config-reloader: forcing the apply makes Kube Watch their manager and takes it from config-reloader.']);
     assert.deepEqual(conflicted.problems.map((p) => p.range.line), [9]);
-    const refused = await applyEdit(session, text.replace("REVISION: '2'", "REVISION: '3'"), signal(), false);
-    assert.equal(refused.kind, 'conflicts');
-    const forced = await applyEdit(session, text.replace("REVISION: '2'", "REVISION: '3'"), signal(), true);
+    const conflicting = text.replace("REVISION: '2'", "REVISION: '3'");
+    const forcedPreview = await previewApply(session, conflicting, signal(), { force: conflicted.conflicts });
+    assert.equal(forcedPreview.kind, 'preview');
+    if (forcedPreview.kind !== 'preview') return;
+    const forced = await applyEdit(session, forcedPreview.plan, conflicting, signal());
     assert.equal(forced.kind, 'applied');
     assert.equal((liveOf('web').data as Record<string, string>).REVISION, '3');
-    assert.deepEqual(writes.map((w) => `${w.verb}${w.dryRun ? ' (dry run)' : ''} ${w.result}`), ['apply (dry run) ok', 'apply (dry run) 409 Conflict', 'apply 409 Conflict', 'apply ok']);
+    assert.deepEqual(writes.map((w) => `${w.verb}${w.dryRun ? ' (dry run)' : ''} ${w.result}`), ['apply (dry run) ok', 'apply (dry run) 409 Conflict', 'apply (dry run) 409 Conflict', 'apply (dry run) ok', 'apply ok']);
   });
 });

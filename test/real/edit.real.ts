@@ -42,7 +42,7 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
   };
 
   for (const { label, http2 } of PROTOCOLS) {
-    it(`A05 [real] ${label}: server-side apply of an edit: the dry run names what would change and stores nothing; a field another manager owns is a conflict naming both; force takes it`, async () => {
+    it(`A05 [real] ${label}: server-side apply of an edit: the dry run names what would change and stores nothing; a field another manager owns is a conflict naming both; a previewed force takes it, and only it`, async () => {
       const p = plane();
       const ns = await p.setup.namespace();
       await p.admin.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'web' }, data: { LOG_LEVEL: 'info', REVISION: '1' } });
@@ -68,16 +68,19 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
         'data.REVISION is managed by kube-controller-manager: forcing the apply makes Kube Watch their manager and takes it from kube-controller-manager, which may set them back.',
       ]);
       assert.deepEqual(conflicted.problems.map((pr) => pr.range.line), [7], 'the conflict on the line of data.REVISION');
-      assert.equal((await applyEdit(session, conflicting, signal(), false)).kind, 'conflicts', 'not forced: refused again');
-      const forced = await applyEdit(session, conflicting, signal(), true);
+      const forcedPreview = await previewApply(session, conflicting, signal(), { force: conflicted.conflicts });
+      assert.equal(forcedPreview.kind, 'preview', JSON.stringify(forcedPreview));
+      if (forcedPreview.kind !== 'preview') return;
+      assert.equal(forcedPreview.plan.force, true);
+      const forced = await applyEdit(session, forcedPreview.plan, conflicting, signal());
       assert.equal(forced.kind, 'applied', JSON.stringify(forced));
       const after = await p.admin.get(cmPath(ns, 'web'));
       assert.deepEqual(after.data, { LOG_LEVEL: 'info', REVISION: '3' });
-      const owners = (after.metadata.managedFields as { manager: string; operation: string; fieldsV1: { 'f:data'?: Record<string, unknown> } }[])
-        .filter((e) => e.fieldsV1['f:data']?.['f:REVISION'] !== undefined)
-        .map((e) => `${e.manager}/${e.operation}`);
+      const managed = after.metadata.managedFields as { manager: string; operation: string; fieldsV1: { 'f:data'?: Record<string, unknown> } }[];
+      const owners = managed.filter((e) => e.fieldsV1['f:data']?.['f:REVISION'] !== undefined).map((e) => `${e.manager}/${e.operation}`);
       assert.deepEqual(owners, ['kube-watch/Apply'], 'force took the field from kube-controller-manager');
-      assert.deepEqual(writes.map((w) => `${w.verb}${w.dryRun ? ' (dry run)' : ''}: ${w.result}`), ['apply (dry run): ok', 'apply (dry run): 409 Conflict', 'apply: 409 Conflict', 'apply: ok']);
+      assert.deepEqual(managed.filter((e) => e.manager === 'kube-watch').map((e) => e.fieldsV1), [{ 'f:data': { 'f:REVISION': {} } }], 'kube-watch owns what the edit changed, not the whole object (W06)');
+      assert.deepEqual(writes.map((w) => `${w.verb}${w.dryRun ? ' (dry run)' : ''}: ${w.result}`), ['apply (dry run): ok', 'apply (dry run): 409 Conflict', 'apply (dry run): 409 Conflict', 'apply (dry run): ok', 'apply: ok']);
     });
 
     it(`[real] ${label}: saving an edit: an update with the resourceVersion it started from; another manager's change rebased onto and named; an overlap written nowhere; a 409 read again`, async () => {

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
-import { applyEdit, conflictLines, pathText, previewApply, type BufferProblem, type MergeConflict } from '../../edit';
+import { fieldManager } from '../../base';
+import { applyEdit, conflictLines, pathText, previewApply, type ApplyPreviewOptions, type BufferProblem, type MergeConflict } from '../../edit';
+import { keptLines, reAddedLines } from '../../ui/edit/apply-notes';
 import type { KubeObject } from '../../informer';
 import { fieldList } from '../../ui/edit/edit-lens-text';
 import type { EditDiagnostics } from './edit-diagnostics';
@@ -117,24 +119,49 @@ export class EditSaver {
     } else this.edits.refreshIfClean(edit);
   }
 
-  /** Dry run, conflicts explained, confirmation, apply. */
+  /**
+   * Dry run, re-added fields asked about (W07: left out unless the user says so), conflicts
+   * explained and forced only as previewed, confirmation, then the previewed plan applied as it
+   * was previewed (W06).
+   */
   private async applyFlow(edit: OpenEdit, text: string): Promise<{ ok: true } | { ok: false; message: string; cancelled?: boolean }> {
     const session = edit.session;
     const signal = new AbortController().signal;
+    const manager = fieldManager();
+    let options: ApplyPreviewOptions = {};
+    let preview = await previewApply(session, text, signal, options);
+    if ((preview.kind === 'preview' || preview.kind === 'conflicts') && preview.reAdded.length > 0) {
+      const reAdd = 'Re-add Them';
+      const without = 'Apply Without Them';
+      const picked = await vscode.window.showWarningMessage(
+        `Your edit of ${session.what} changes ${preview.reAdded.length === 1 ? 'a field' : 'fields'} removed on the server since you opened it`,
+        { modal: true, detail: `${reAddedLines(preview.reAdded, preview.removedAt).join('\n')}\n\n${without} applies the rest of your edit; they stay removed.` },
+        without,
+        reAdd,
+      );
+      if (picked === undefined) return { ok: false, cancelled: true, message: 'the server-side apply was cancelled: nothing was applied. Your edit is kept.' };
+      if (picked === reAdd) {
+        options = { reAdd: true };
+        preview = await previewApply(session, text, signal, options);
+      }
+    }
     let force = false;
-    let preview = await previewApply(session, text, signal);
     if (preview.kind === 'conflicts') {
       this.diagnostics.setServerProblems(edit.uri, preview.problems, vscode.DiagnosticSeverity.Warning, 'field manager conflict');
       const managers = [...new Set(preview.conflicts.map((c) => c.manager))].join(', ');
       const forceIt = 'Preview Forced Apply';
       const picked = await vscode.window.showWarningMessage(
         `Server-side apply of ${session.what} conflicts with ${managers}`,
-        { modal: true, detail: `${conflictLines(preview.conflicts).join('\n')}\n\nNothing was applied. Force only if Kube Watch should own these fields from now on.` },
+        { modal: true, detail: `${conflictLines(preview.conflicts, manager).join('\n')}\n\nNothing was applied. Force only if ${manager} should own these fields from now on.` },
         forceIt,
       );
       if (picked !== forceIt) return { ok: false, cancelled: true, message: `the server-side apply conflicts with ${managers}: nothing was applied. Your edit is kept.` };
       force = true;
-      preview = await previewApply(session, text, signal, true);
+      preview = await previewApply(session, text, signal, { ...options, force: preview.conflicts });
+      if (preview.kind === 'conflicts') {
+        this.diagnostics.setServerProblems(edit.uri, preview.problems, vscode.DiagnosticSeverity.Warning, 'field manager conflict');
+        return { ok: false, message: `a conflict you did not confirm appeared: ${conflictLines(preview.unconfirmed, manager).join(' ')} Nothing was applied; apply again to see it.` };
+      }
     }
     if (preview.kind === 'problems') {
       this.diagnostics.check(this.edits.documentOf(edit) ?? ({ uri: edit.uri, getText: () => text } as vscode.TextDocument));
@@ -144,28 +171,31 @@ export class EditSaver {
       this.diagnostics.setServerProblems(edit.uri, preview.refusal.problems, vscode.DiagnosticSeverity.Error, `${preview.refusal.code || 'unreachable'}`);
       return { ok: false, message: preview.refusal.message };
     }
-    if (preview.kind === 'conflicts') return { ok: false, message: 'the fields are still managed by others after forcing: nothing was applied.' };
-    const live = session.live ?? session.base;
+    const live = preview.live;
     const left = this.snapshots.add(`${edit.ref.name} (live, rv ${live.metadata.resourceVersion ?? '?'}).yaml`, session.renderObject(live));
     const right = this.snapshots.add(`${edit.ref.name} (after server-side apply, dry run).yaml`, session.renderObject(preview.result));
     await vscode.commands.executeCommand('vscode.diff', left, right, `${edit.ref.name}: live ↔ after ${force ? 'forced ' : ''}server-side apply (dry run)`, { preview: true, preserveFocus: true });
     const what = preview.changed.length === 0 ? 'The dry run changes nothing on the server.' : `The dry run changes ${preview.changed.length === 1 ? '1 field' : `${preview.changed.length} fields`}: ${fieldList(preview.changed)}.`;
+    const kept = keptLines(preview.kept, manager).join(' ');
     const go = force ? 'Force Apply' : 'Apply';
-    const choice = await vscode.window.showInformationMessage(`${force ? 'Force-apply' : 'Apply'} ${session.what} server-side as kube-watch? ${what}`, go, 'Cancel');
+    const choice = await vscode.window.showInformationMessage(`${force ? 'Force-apply' : 'Apply'} ${session.what} server-side as ${manager}? ${what}${kept ? ` ${kept}` : ''}`, go, 'Cancel');
     if (choice !== go) return { ok: false, cancelled: true, message: 'the server-side apply was cancelled: nothing was applied. Your edit is kept.' };
-    const out = await applyEdit(session, text, signal, force);
+    const out = await applyEdit(session, preview.plan, text, signal);
     if (out.kind === 'applied') {
       this.diagnostics.setServerProblems(edit.uri, [], vscode.DiagnosticSeverity.Error, '');
       this.noteSaved(edit, out.object);
       this.edits.changed(edit);
-      void vscode.window.showInformationMessage(`Applied ${session.what} server-side (field manager kube-watch${force ? ', forced' : ''}): rv ${out.object.metadata.resourceVersion}.`);
+      void vscode.window.showInformationMessage(`Applied ${session.what} server-side (field manager ${manager}${force ? ', forced' : ''}): rv ${out.object.metadata.resourceVersion}.`);
       return { ok: true };
+    }
+    if (out.kind === 'moved') {
+      const added = out.conflicts.length > 0 ? ` A conflict you did not confirm: ${conflictLines(out.conflicts, manager).join(' ')}` : '';
+      return { ok: false, message: `${out.message}${added}` };
     }
     if (out.kind === 'conflicts') {
       this.diagnostics.setServerProblems(edit.uri, out.problems, vscode.DiagnosticSeverity.Warning, 'field manager conflict');
-      return { ok: false, message: `the fields changed hands meanwhile: ${conflictLines(out.conflicts).join(' ')} Nothing was applied.` };
+      return { ok: false, message: `the fields changed hands since the preview: ${conflictLines(out.conflicts, manager).join(' ')} Nothing was applied.` };
     }
-    if (out.kind === 'problems') return { ok: false, message: `nothing was sent: ${firstProblems(out.problems)}.` };
     this.diagnostics.setServerProblems(edit.uri, out.refusal.problems, vscode.DiagnosticSeverity.Error, `${out.refusal.code || 'unreachable'}`);
     return { ok: false, message: out.refusal.message };
   }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { systemClock, type Clock } from '../../base';
+import { setFieldManager, systemClock, type Clock } from '../../base';
 import type { EditJournal, EditWrite } from '../../edit';
 import type { WriteJournal } from '../../actions';
 import { editWriteLine } from '../../ui/edit/edit-write-line';
@@ -11,6 +11,7 @@ import { registerEditLenses } from './edit-lenses';
 import { EditSaver } from './edit-save';
 import { SNAPSHOT_SCHEME, Snapshots } from './edit-uri';
 import { EDIT_SCHEME, setEditRefResolver, type ObjectRef } from '../object-documents';
+import { onDidChangeSettings } from '../settings';
 
 export { EDIT_COMMANDS } from './edit-commands';
 export type { EditSource, OpenEdit } from './edit-documents';
@@ -24,6 +25,17 @@ export interface EditSettings {
 export function readEditSettings(): EditSettings {
   const c = vscode.workspace.getConfiguration('kubeWatch.edit');
   return { hideServerFields: c.get<boolean>('hideServerFields', true) !== false, saveMode: c.get<string>('saveMode', 'update') === 'serverSideApply' ? 'serverSideApply' : 'update' };
+}
+
+/**
+ * `kubeWatch.edit.fieldManager`, as the server will record it, for every write (edits and
+ * actions): it picks whom the cluster names as the author, so in an untrusted workspace only
+ * the user's own (global) value counts, as for the kubeconfig path.
+ */
+export function applyFieldManagerSetting(): string {
+  const c = vscode.workspace.getConfiguration('kubeWatch.edit');
+  const value = vscode.workspace.isTrusted ? c.get<string>('fieldManager', '') : (c.inspect<string>('fieldManager')?.globalValue ?? '');
+  return setFieldManager(typeof value === 'string' ? value : undefined);
 }
 
 /** What activation hands to tests: the open edits and their diagnostics. */
@@ -47,6 +59,7 @@ export function registerEditing(
   journal?: Pick<WriteJournal, 'begin'>,
 ): EditingRegistration {
   const settings = readEditSettings;
+  applyFieldManagerSetting();
   // With a journal, it writes each write's line (when the watch shows it); dry runs and the
   // writes of an editing without one get a line of their own.
   const logWrite = (write: EditWrite, context: string) => {
@@ -71,6 +84,7 @@ export function registerEditing(
   const fileSystem = new EditFileSystem(edits, saver);
   const lenses = registerEditLenses(edits, clock, () => settings().saveMode);
   const disposables = vscode.Disposable.from(
+    onDidChangeSettings(() => applyFieldManagerSetting()),
     setEditRefResolver((uri) => edits.refs.refOf(uri)),
     vscode.workspace.registerFileSystemProvider(EDIT_SCHEME, fileSystem, { isCaseSensitive: true }),
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),

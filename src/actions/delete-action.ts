@@ -1,4 +1,4 @@
-import { FIELD_MANAGER, watchedOf, type ActionPlan } from './action-plan';
+import { FIELD_MANAGER, plannedOn, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -61,6 +61,7 @@ export function planDelete(target: ActionTarget, options: DeleteOptions = {}): A
         request: { method: 'DELETE', path: objectPath(target), query: { fieldManager: FIELD_MANAGER }, body: JSON.stringify(body) },
         access: accessOf(target, 'delete'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target, false),
       },
     ],
   };

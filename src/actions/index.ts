@@ -10,6 +10,7 @@ export * from './action-target';
 export * from './cronjob-actions';
 export * from './delete-action';
 export * from './drain';
+export * from './drain-run';
 export * from './kubectl-command';
 export * from './node-actions';
 export * from './refusal-words';

@@ -18,6 +18,7 @@ import {
   planUndo,
   runPlan,
   type ActionTarget,
+  type DrainProgress,
 } from '../../src/actions';
 import { AccessReviewCache, rulesAllow } from '../../src/cluster';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
@@ -227,7 +228,7 @@ describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
         const plan = planDrain(target, pods, options);
         const progress: string[] = [];
         let allowed = false;
-        const failures = await runDrain(plan, pods, options, { ...session, reader: transport }, signal(), (d) => {
+        const result = await runDrain(plan, options, { ...session, reader: transport }, signal(), (d: DrainProgress) => {
           progress.push(`${d.state}: ${d.words}`);
           if (d.state === 'blocked' && !allowed) {
             allowed = true;
@@ -236,7 +237,7 @@ describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
           // No kubelet: the terminating Pod is finished by hand, as the kubelet would.
           if (d.state === 'terminating') void p.admin.delete(`/api/v1/namespaces/${ns}/pods/web-1`, { gracePeriodSeconds: 0 });
         });
-        assert.deepEqual(failures, []);
+        assert.deepEqual([result.failures, result.remaining, result.drained], [[], [], true]);
         assert.equal(((await p.admin.get(`/api/v1/nodes/${node}`)).spec as { unschedulable?: boolean }).unschedulable, true);
         assert.ok(progress.includes("blocked: Blocked by a PodDisruptionBudget: The disruption budget web needs 1 healthy pods and has 1 currently. Retrying in 5 s."), progress.join('\n'));
         assert.equal(progress.at(-1), `gone: pod ${ns}/web-1 is gone`);

@@ -15,6 +15,7 @@ export * from './kubectl-command';
 export * from './node-actions';
 export * from './refusal-words';
 export * from './rollback';
+export * from './selector-match';
 export * from './watch-expectation';
 export * from './workload-actions';
 export * from './write-journal';

@@ -47,7 +47,7 @@ function labelRequirement(req: string, labels: Record<string, string>): boolean 
     const has = m[1] in labels && values.includes(labels[m[1]]);
     return m[2] === 'in' ? has : !has;
   }
-  m = /^([^!=\s]+)\s*(==|=|!=)\s*(\S*)$/.exec(req);
+  m = /^([^!=\s()]+)\s*(==|=|!=)\s*([\w.-]*)$/.exec(req);
   if (m) return m[2] === '!=' ? labels[m[1]] !== m[3] : labels[m[1]] === m[3];
   if (/^![^!=\s]+$/.test(req)) return !(req.slice(1) in labels);
   if (/^[^!=\s()]+$/.test(req)) return req in labels;

@@ -1,6 +1,6 @@
 import type { AccessQuery } from '../cluster/access-review';
 import type { WriteRequest } from '../informer';
-import type { ActionTarget } from './action-target';
+import { objectPath, targetTitle, type ActionTarget } from './action-target';
 
 /** Every action Kube Watch offers on an object. */
 export type ActionId = 'delete' | 'scale' | 'restart' | 'undo' | 'cordon' | 'uncordon' | 'drain' | 'suspend' | 'resume' | 'createJob' | 'copyName' | 'copyKubectl';
@@ -17,6 +17,22 @@ export interface WatchedObject {
   /** '' for cluster-scoped objects. */
   readonly namespace: string;
   readonly name: string;
+  /** The uid of the object the write was planned for: a relist that no longer holds it shows a delete; an object under its name with another uid is not it. */
+  readonly uid?: string;
+}
+
+/**
+ * What a write was planned on: the object's uid and, where the write depends on what the user
+ * saw, its resourceVersion. The request carries both as preconditions (W02, W09); a refusal
+ * against them means the object moved since the plan (`WriteResult.moved`).
+ */
+export interface PlannedOn {
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+  /** `Deployment shop/web`: the object in the words of a refusal. */
+  readonly title?: string;
+  /** Where the object is read to say how it moved (the object's path, not a subresource's). */
+  readonly path?: string;
 }
 
 /** One write of a plan. */
@@ -31,6 +47,8 @@ export interface PlannedWrite {
    * terminating or gone (an eviction, whose answer carries no resourceVersion).
    */
   readonly confirm?: 'resourceVersion' | 'deletion';
+  /** The object as the plan saw it, when the request carries preconditions on it. */
+  readonly plannedOn?: PlannedOn;
 }
 
 /**
@@ -61,7 +79,26 @@ export interface ActionPlan {
 
 /** The watched object of a plan's target. */
 export function watchedOf(target: ActionTarget): WatchedObject {
-  return { context: target.context, group: target.type.group, resource: target.type.resource, namespace: target.namespace, name: target.name };
+  const uid = target.object.metadata.uid;
+  return { context: target.context, group: target.type.group, resource: target.type.resource, namespace: target.namespace, name: target.name, ...(uid ? { uid } : {}) };
+}
+
+/** The target's uid and resourceVersion as the plan saw them. */
+export function plannedOn(target: ActionTarget, withVersion = true): PlannedOn {
+  const { uid, resourceVersion } = target.object.metadata;
+  return { ...(uid ? { uid } : {}), ...(withVersion && resourceVersion ? { resourceVersion } : {}), title: targetTitle(target), path: objectPath(target) };
+}
+
+/**
+ * The preconditions of a merge or strategic merge patch: `metadata.uid` (a different uid is
+ * refused as immutable, 422) and `metadata.resourceVersion` (a newer object is refused with 409
+ * Conflict). Measured on kube-apiserver 1.34: a JSON patch `test` that fails answers a bare 422
+ * "the server rejected our request due to an error in our request", which says nothing of why,
+ * so the merge patches carry their preconditions in metadata instead.
+ */
+export function metadataPreconditions(on: PlannedOn): { metadata?: { uid?: string; resourceVersion?: string } } {
+  const metadata = { ...(on.uid ? { uid: on.uid } : {}), ...(on.resourceVersion ? { resourceVersion: on.resourceVersion } : {}) };
+  return Object.keys(metadata).length > 0 ? { metadata } : {};
 }
 
 /** An action that cannot be done on this object now, with kubectl's words for why (a paused Deployment). */

@@ -1,13 +1,14 @@
 import { ApiError } from '../base';
 import type { AccessReviewCache } from '../cluster/access-review';
-import type { KubeTransport } from '../informer';
-import type { ActionPlan, PlannedWrite } from './action-plan';
+import type { KubeObject, KubeTransport } from '../informer';
+import type { ActionPlan, PlannedOn, PlannedWrite } from './action-plan';
 import { refusalWords } from './refusal-words';
 import type { WriteJournal } from './write-journal';
 
 /** What running a plan needs: the context's transport, the journal, its access reviews and user. */
 export interface ActionSession {
-  readonly transport: Pick<KubeTransport, 'write'>;
+  /** Writes; reads too when it can (`getJson`), to say how an object moved when a precondition refused a write. */
+  readonly transport: Pick<KubeTransport, 'write'> & Partial<Pick<KubeTransport, 'getJson'>>;
   readonly journal: WriteJournal;
   readonly access?: AccessReviewCache;
   /** The kubeconfig user, for the journal and the words of a refusal. */
@@ -22,12 +23,19 @@ export interface WriteResult {
   readonly words: string;
   /** The HTTP status of a refusal (403, 409, 429, …). */
   readonly code?: number;
+  /**
+   * The object moved since the plan was made (changed, or deleted and re-created under its name):
+   * a precondition refused the write (409 Conflict, a failed JSON patch `test`, a uid mismatch),
+   * nothing was written, and the plan must be made again and shown again.
+   */
+  readonly moved?: boolean;
 }
 
 /**
  * Sends one planned write, journaled: pending until the watch shows it. A 403 makes the access
  * cache forget what it contradicts, so that the menus stop offering what the server refuses.
- * Never throws: a refusal comes back in words.
+ * A write refused by its preconditions comes back `moved`, in words that say how the object
+ * moved. Never throws: a refusal comes back in words.
  */
 export async function sendWrite(write: PlannedWrite, plan: Pick<ActionPlan, 'verb' | 'summary'>, session: ActionSession, signal: AbortSignal): Promise<WriteResult> {
   const handle = session.journal.begin({ user: session.user, verb: plan.verb, watched: write.watched, summary: plan.summary, confirm: write.confirm });
@@ -37,10 +45,11 @@ export async function sendWrite(write: PlannedWrite, plan: Pick<ActionPlan, 'ver
     handle.succeeded(answer);
     return { ok: true, answer, words: 'done' };
   } catch (err) {
-    const words = refusalWords(err, write.access, session.user);
+    const movement = write.plannedOn && err instanceof ApiError && (err.code === 409 || err.code === 422) ? await howItMoved(write.plannedOn, err, session, signal) : undefined;
+    const words = movement?.words ?? refusalWords(err, write.access, session.user);
     handle.failed(err, words);
     if (err instanceof ApiError && err.code === 403) session.access?.invalidate(write.access);
-    return { ok: false, words, ...(err instanceof ApiError ? { code: err.code } : {}) };
+    return { ok: false, words, ...(err instanceof ApiError ? { code: err.code } : {}), ...(movement ? { moved: movement.moved } : {}) };
   }
 }
 
@@ -52,4 +61,33 @@ export async function runPlan(plan: ActionPlan, session: ActionSession, signal: 
     if (!last.ok) return last;
   }
   return last;
+}
+
+const AGAIN = 'nothing was written; the plan is shown again';
+
+/**
+ * Whether a 409 or 422 means the object moved since the plan, and the words: the object is read
+ * fresh and its uid and resourceVersion compared with the plan's. Without a read, a 409 and a 422
+ * about `metadata.uid` count as moved; a 422 the read shows unmoved stays the server's refusal.
+ */
+async function howItMoved(on: PlannedOn, err: ApiError, session: ActionSession, signal: AbortSignal): Promise<{ moved: boolean; words: string } | undefined> {
+  const title = on.title ?? 'The object';
+  let now: KubeObject | undefined;
+  if (session.transport.getJson && on.path) {
+    try {
+      now = await session.transport.getJson<KubeObject>(on.path, {}, signal);
+    } catch (readErr) {
+      if (readErr instanceof ApiError && readErr.code === 404) return { moved: false, words: `${title} was deleted since this was planned: nothing was written.` };
+      now = undefined;
+    }
+  }
+  if (now) {
+    if (on.uid && now.metadata.uid && now.metadata.uid !== on.uid) return { moved: true, words: `${title} was deleted and re-created since this was planned (uid ${on.uid} → ${now.metadata.uid}): ${AGAIN}` };
+    if (on.resourceVersion && now.metadata.resourceVersion !== on.resourceVersion) return { moved: true, words: `${title} changed since this was planned (rv ${on.resourceVersion} → ${now.metadata.resourceVersion ?? '?'}): ${AGAIN}` };
+    return undefined;
+  }
+  const uidRefused = err.code === 409 ? /precondition/i.test(err.message) && /uid/i.test(err.message) : (err.status.details?.causes ?? []).some((c) => c.field === 'metadata.uid');
+  if (uidRefused) return { moved: true, words: `${title} was deleted and re-created since this was planned (uid ${on.uid ?? '?'} is gone): ${AGAIN}` };
+  if (err.code === 409) return { moved: true, words: `${title} changed since this was planned (rv ${on.resourceVersion ?? '?'} → a newer one): ${AGAIN}` };
+  return undefined;
 }

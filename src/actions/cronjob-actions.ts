@@ -1,4 +1,4 @@
-import { fieldManager, watchedOf, type ActionPlan } from './action-plan';
+import { fieldManager, metadataPreconditions, plannedOn, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, collectionOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -7,7 +7,8 @@ import { kubectl } from './kubectl-command';
  * cronjob/NAME -p '{"spec":{"suspend":true}}'` does), and a Job made from it now, exactly as
  * `kubectl create job NAME --from=cronjob/CRONJOB` makes it (cmd/create/create_job.go): the job
  * template's labels and spec, its annotations plus `cronjob.kubernetes.io/instantiate: manual`,
- * and the CronJob as controlling owner (without blockOwnerDeletion).
+ * and the CronJob as controlling owner (without blockOwnerDeletion). Suspend and resume carry the
+ * CronJob's uid and the resourceVersion the plan was made on in the patch's metadata (W02, W09).
  */
 
 export function isCronJob(target: Pick<ActionTarget, 'type'>): boolean {
@@ -21,6 +22,7 @@ export function isSuspended(target: Pick<ActionTarget, 'object'>): boolean {
 export function planSuspend(target: ActionTarget, suspend: boolean): ActionPlan {
   const title = targetTitle(target);
   const patch = JSON.stringify({ spec: { suspend } });
+  const body = JSON.stringify({ ...metadataPreconditions(plannedOn(target)), spec: { suspend } });
   const schedule = (target.object.spec as { schedule?: string } | undefined)?.schedule;
   return {
     action: suspend ? 'suspend' : 'resume',
@@ -36,9 +38,10 @@ export function planSuspend(target: ActionTarget, suspend: boolean): ActionPlan 
     summary: '',
     writes: [
       {
-        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: fieldManager() }, body: patch, contentType: 'application/merge-patch+json' },
+        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: fieldManager() }, body, contentType: 'application/merge-patch+json' },
         access: accessOf(target, 'patch'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target),
       },
     ],
   };
@@ -96,7 +99,7 @@ export function planCreateJob(target: ActionTarget, name: string): ActionPlan {
       {
         request: { method: 'POST', path: collectionOf(jobs, target.namespace), query: { fieldManager: fieldManager() }, body: JSON.stringify(job) },
         access: { verb: 'create', group: 'batch', resource: 'jobs', namespace: target.namespace },
-        watched: { ...watchedOf(target), group: 'batch', resource: 'jobs', name },
+        watched: { context: target.context, group: 'batch', resource: 'jobs', namespace: target.namespace, name },
       },
     ],
   };

@@ -1,4 +1,4 @@
-import { fieldManager, watchedOf, type ActionPlan } from './action-plan';
+import { fieldManager, plannedOn, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -61,6 +61,7 @@ export function planDelete(target: ActionTarget, options: DeleteOptions = {}): A
         request: { method: 'DELETE', path: objectPath(target), query: { fieldManager: fieldManager() }, body: JSON.stringify(body) },
         access: accessOf(target, 'delete'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target, false),
       },
     ],
   };

@@ -1,16 +1,14 @@
-import { AbortedError, ApiError, sleep, systemClock, type Clock } from '../base';
 import type { KubeObject, KubeTransport } from '../informer';
 import { fieldManager, watchedOf, type ActionPlan, type PlannedWrite } from './action-plan';
-import { objectPath, type ActionTarget } from './action-target';
-import { sendWrite, type ActionSession } from './action-runner';
+import { objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
-import { isCordoned, planCordon } from './node-actions';
+import { planCordon } from './node-actions';
 
 /**
  * `kubectl drain NODE`, as kubectl's drain helper does it (pkg/drain): cordon the node, then
  * evict each of its Pods through `pods/NAME/eviction`, so PodDisruptionBudgets decide (a 429 is
  * retried every 5 s until the budget allows it or the drain is cancelled), then wait until each
- * is gone (GET every second). Which Pods go follows kubectl's filters, in kubectl's words:
+ * is gone (GET every second); the run is in drain-run.ts. Which Pods go follows kubectl's filters, in kubectl's words:
  * DaemonSet Pods stop the drain unless ignored (then they stay), mirror Pods stay, Pods with
  * emptyDir data and Pods no controller owns stop it unless allowed; finished Pods always go.
  */
@@ -34,12 +32,6 @@ export interface DrainPod {
   readonly note?: string;
   /** It stops the drain until an option allows it. */
   readonly blocks: boolean;
-}
-
-export interface DrainProgress {
-  readonly pod: string;
-  readonly state: 'evicting' | 'blocked' | 'terminating' | 'gone' | 'failed';
-  readonly words: string;
 }
 
 const DAEMON_SET_FATAL = 'DaemonSet-managed Pods (use --ignore-daemonsets to ignore)';
@@ -113,7 +105,7 @@ export function planDrain(target: ActionTarget, pods: readonly DrainPod[], optio
   const staying = pods.filter((p) => !p.evict && !p.blocks);
   const flags = [options.ignoreDaemonSets ? '--ignore-daemonsets' : '', options.deleteEmptyDirData ? '--delete-emptydir-data' : '', options.force ? '--force' : '', options.gracePeriodSeconds !== undefined ? `--grace-period=${options.gracePeriodSeconds}` : ''].filter(Boolean);
   const lines = [
-    `${isCordoned(target) ? `Node ${target.name} is cordoned already.` : `Cordons node ${target.name} (no new Pod is placed on it)`}, then evicts ${evicted.length} Pod${evicted.length === 1 ? '' : 's'} through the eviction API, so PodDisruptionBudgets decide: an eviction a budget refuses is retried every 5 s until it allows it or you cancel.`,
+    `Cordons node ${target.name} (no new Pod is placed on it), then evicts ${evicted.length} Pod${evicted.length === 1 ? '' : 's'} through the eviction API, so PodDisruptionBudgets decide: an eviction a budget refuses is retried every 5 s until it allows it or you cancel. Pods placed on it meanwhile are evicted too.`,
     evicted.length > 0 ? `Evicted: ${evicted.map((p) => podLabel(p.pod) + (p.note ? ` (${p.note})` : '')).join(', ')}.` : 'No Pod needs to go.',
     staying.length > 0 ? `Staying: ${staying.map((p) => `${podLabel(p.pod)} (${p.note ?? ''})`).join(', ')}.` : '',
     blocked.length > 0 ? `The drain cannot go on: ${blocked.join('; ')}.` : 'The node stays cordoned afterwards: uncordon it when it is back in service.',
@@ -128,7 +120,8 @@ export function planDrain(target: ActionTarget, pods: readonly DrainPod[], optio
     kubectl: kubectl(undefined, 'drain', target.name, ...flags, ...(target.context ? ['--context', target.context] : [])),
     verb: 'drain',
     summary: `${evicted.length} pods`,
-    writes: isCordoned(target) ? [] : planCordon(target, true).writes,
+    // The run reads the Node fresh and cordons it unless that read says it is cordoned (W08).
+    writes: planCordon(target, true).writes,
     blocked,
   };
 }
@@ -137,79 +130,23 @@ function podLabel(pod: KubeObject): string {
   return `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 }
 
-/** The eviction of one Pod (policy/v1), journaled as a write confirmed by the Pod terminating or going. */
+/**
+ * The eviction of one Pod (policy/v1) with its uid as precondition (W02: a Pod re-created under
+ * the name is not evicted: 409), journaled as a write confirmed by the Pod going.
+ */
 export function evictionWrite(target: ActionTarget, pod: KubeObject, options: DrainOptions): PlannedWrite {
   const namespace = pod.metadata.namespace ?? '';
   const name = pod.metadata.name ?? '';
   const pods = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
-  const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace }, ...(options.gracePeriodSeconds !== undefined ? { deleteOptions: { gracePeriodSeconds: options.gracePeriodSeconds } } : {}) };
+  const uid = pod.metadata.uid;
+  const deleteOptions = { ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}), ...(uid ? { preconditions: { uid } } : {}) };
+  const body = { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name, namespace }, ...(Object.keys(deleteOptions).length > 0 ? { deleteOptions } : {}) };
+  const podTarget = { type: pods, namespace, name };
   return {
     request: { method: 'POST', path: objectPath({ type: pods, namespace, name }, 'eviction'), query: { fieldManager: fieldManager() }, body: JSON.stringify(body) },
     access: { verb: 'create', group: '', resource: 'pods', subresource: 'eviction', namespace, name },
-    watched: { ...watchedOf(target), group: '', resource: 'pods', namespace, name },
+    watched: { ...watchedOf(target), group: '', resource: 'pods', namespace, name, uid },
     confirm: 'deletion',
+    plannedOn: { uid, title: targetTitle(podTarget), path: objectPath(podTarget) },
   };
-}
-
-/**
- * Runs a drain: the cordon, then every eviction at once, each retried on 429 until the budget
- * allows it, then waits for each Pod to be gone (or replaced under its name). Resolves with the
- * Pods that could not be evicted (empty when the node is drained); rejects with AbortedError when
- * cancelled (the node stays cordoned, as with kubectl).
- */
-export async function runDrain(
-  plan: ActionPlan,
-  pods: readonly DrainPod[],
-  options: DrainOptions,
-  session: ActionSession & { readonly reader: Pick<KubeTransport, 'getJson'> },
-  signal: AbortSignal,
-  progress: (p: DrainProgress) => void,
-  clock: Clock = systemClock,
-): Promise<string[]> {
-  for (const write of plan.writes) {
-    const cordoned = await sendWrite(write, { verb: 'cordon', summary: '' }, session, signal);
-    if (!cordoned.ok) return [`cordon: ${cordoned.words}`];
-  }
-  const failures: string[] = [];
-  await Promise.all(
-    pods
-      .filter((p) => p.evict)
-      .map(async ({ pod }) => {
-        const label = podLabel(pod);
-        const write = evictionWrite(plan.target, pod, options);
-        for (;;) {
-          if (signal.aborted) throw new AbortedError('drain cancelled');
-          progress({ pod: label, state: 'evicting', words: `evicting pod ${label}` });
-          const result = await sendWrite(write, { verb: 'evict', summary: `drain ${plan.target.name}` }, session, signal);
-          if (result.ok || result.code === 404) break;
-          if (result.code === 429) {
-            progress({ pod: label, state: 'blocked', words: `${result.words} Retrying in 5 s.` });
-            await sleep(clock, EVICTION_RETRY_MS, signal);
-            continue;
-          }
-          progress({ pod: label, state: 'failed', words: result.words });
-          failures.push(`${label}: ${result.words}`);
-          return;
-        }
-        progress({ pod: label, state: 'terminating', words: `pod ${label} evicted, waiting until it is gone` });
-        await waitGone(session.reader, pod, signal, clock);
-        progress({ pod: label, state: 'gone', words: `pod ${label} is gone` });
-      }),
-  );
-  return failures;
-}
-
-/** Polls the Pod until it is gone or another Pod has its name (kubectl's waitForDelete). */
-async function waitGone(reader: Pick<KubeTransport, 'getJson'>, pod: KubeObject, signal: AbortSignal, clock: Clock): Promise<void> {
-  const path = `/api/v1/namespaces/${encodeURIComponent(pod.metadata.namespace ?? '')}/pods/${encodeURIComponent(pod.metadata.name ?? '')}`;
-  for (;;) {
-    try {
-      const now = await reader.getJson<KubeObject>(path, {}, signal);
-      if (now.metadata.uid !== pod.metadata.uid) return;
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return;
-      if (err instanceof AbortedError) throw err;
-    }
-    await sleep(clock, GONE_POLL_MS, signal);
-  }
 }

@@ -1,11 +1,12 @@
-import { fieldManager, watchedOf, type ActionPlan } from './action-plan';
+import { fieldManager, metadataPreconditions, plannedOn, watchedOf, type ActionPlan, type PlannedOn } from './action-plan';
 import { accessOf, objectPath, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
 /**
  * Cordon and uncordon, as kubectl's CordonHelper sends them: a strategic merge patch of the Node,
  * `{"spec":{"unschedulable":true}}` and `{"spec":{"unschedulable":null}}` (the two-way merge patch
- * of `false`, which the API leaves out).
+ * of `false`, which the API leaves out), with the Node's uid and the resourceVersion the plan was
+ * made on in its metadata (W02, W09).
  */
 
 export function isNode(target: Pick<ActionTarget, 'type'>): boolean {
@@ -17,9 +18,9 @@ export function isCordoned(target: Pick<ActionTarget, 'object'>): boolean {
   return (target.object.spec as { unschedulable?: unknown } | undefined)?.unschedulable === true;
 }
 
-/** The patch that sets a Node schedulable or not, as `kubectl cordon`/`uncordon` sends it. */
-export function cordonPatch(unschedulable: boolean): string {
-  return JSON.stringify({ spec: { unschedulable: unschedulable ? true : null } });
+/** The patch that sets a Node schedulable or not, as `kubectl cordon`/`uncordon` sends it, with the preconditions of `on`. */
+export function cordonPatch(unschedulable: boolean, on: PlannedOn = {}): string {
+  return JSON.stringify({ ...metadataPreconditions(on), spec: { unschedulable: unschedulable ? true : null } });
 }
 
 export function planCordon(target: ActionTarget, unschedulable: boolean): ActionPlan {
@@ -38,9 +39,10 @@ export function planCordon(target: ActionTarget, unschedulable: boolean): Action
     summary: '',
     writes: [
       {
-        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: fieldManager() }, body: cordonPatch(unschedulable), contentType: 'application/strategic-merge-patch+json' },
+        request: { method: 'PATCH', path: objectPath(target), query: { fieldManager: fieldManager() }, body: cordonPatch(unschedulable, plannedOn(target)), contentType: 'application/strategic-merge-patch+json' },
         access: accessOf(target, 'patch'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target),
       },
     ],
   };

@@ -1,6 +1,6 @@
 import { labelSelectorText } from '../cluster/label-selector-text';
 import type { KubeObject, KubeTransport } from '../informer';
-import { ActionNotPossible, fieldManager, watchedOf, type ActionPlan } from './action-plan';
+import { ActionNotPossible, fieldManager, plannedOn, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, collectionOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -12,6 +12,10 @@ import { kubectl } from './kubectl-command';
  * its `pod-template-hash` label) into the Deployment, and its annotations beside the Deployment's
  * own bookkeeping ones, in one JSON patch. A paused Deployment is refused, a template that already
  * matches is skipped, both in kubectl's words.
+ *
+ * The plan is made from a fresh read of the Deployment and its ReplicaSets, never the watch's
+ * cache (W09), and its JSON patch first tests the uid and the resourceVersion of that read (W02):
+ * a Deployment changed or re-created since is refused, and nothing is written.
  */
 
 export const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
@@ -34,17 +38,23 @@ export interface Revision {
   readonly images: string[];
   /** Its template is the Deployment's now. */
   readonly current: boolean;
+  /** The Deployment as read together with the ReplicaSets: the undo is planned on it. */
+  readonly deployment?: KubeObject;
 }
 
 type Json = Record<string, unknown>;
 const rec = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
-/** The Deployment's revisions, newest first: its ReplicaSets, listed through `transport` (GET, as kubectl does). */
-export async function listRevisions(transport: Pick<KubeTransport, 'list'>, target: ActionTarget, signal: AbortSignal): Promise<Revision[]> {
-  const selector = labelSelectorText(rec(target.object.spec).selector);
+/**
+ * The Deployment's revisions, newest first: the Deployment read fresh (GET), then its ReplicaSets
+ * listed by its selector as read (as kubectl does). Each revision carries that fresh Deployment.
+ */
+export async function listRevisions(transport: Pick<KubeTransport, 'list' | 'getJson'>, target: ActionTarget, signal: AbortSignal): Promise<Revision[]> {
+  const deployment = await transport.getJson<KubeObject>(objectPath(target), {}, signal);
+  const selector = labelSelectorText(rec(deployment.spec).selector);
   const collection = collectionOf({ group: 'apps', version: 'v1', resource: 'replicasets', namespaced: true }, target.namespace);
   const list = await transport.list(collection, selector ? { labelSelector: selector } : {}, signal);
-  return revisionsOf(target.object, (list.items ?? []) as KubeObject[]);
+  return revisionsOf(deployment, (list.items ?? []) as KubeObject[]);
 }
 
 /** The revisions among `replicaSets` (those the Deployment controls), newest first. */
@@ -59,7 +69,7 @@ export function revisionsOf(deployment: KubeObject, replicaSets: readonly KubeOb
     if (!Number.isInteger(revision) || revision < 0) continue;
     const rsTemplate = rec(rec(rs.spec).template);
     const images = ((rec(rsTemplate.spec).containers as { image?: string }[] | undefined) ?? []).map((c) => c.image ?? '');
-    out.push({ revision, replicaSet: rs, images, current: equalIgnoreHash(rsTemplate, template) });
+    out.push({ revision, replicaSet: rs, images, current: equalIgnoreHash(rsTemplate, template), deployment });
   }
   return out.sort((a, b) => b.revision - a.revision);
 }
@@ -69,7 +79,14 @@ export function previousRevision(revisions: readonly Revision[]): Revision | und
   return [...revisions].sort((a, b) => b.revision - a.revision)[1];
 }
 
-export function planUndo(target: ActionTarget, to: Revision): ActionPlan {
+/** Plans the undo on the Deployment as read with the revisions (`to.deployment`), the one the user saw (same uid). */
+export function planUndo(seen: ActionTarget, to: Revision): ActionPlan {
+  const target: ActionTarget = to.deployment ? { ...seen, object: to.deployment } : seen;
+  const seenUid = seen.object.metadata.uid;
+  const readUid = target.object.metadata.uid;
+  if (seenUid && readUid && seenUid !== readUid) {
+    throw new ActionNotPossible(`${targetTitle(seen)} was deleted and re-created since it was shown (uid ${seenUid} → ${readUid}): nothing was planned on the new one`);
+  }
   const spec = rec(target.object.spec);
   if (spec.paused === true) throw new ActionNotPossible(`you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment/${target.name}' and try again`);
   const template = structuredClone(rec(rec(to.replicaSet.spec).template));
@@ -101,6 +118,7 @@ export function planUndo(target: ActionTarget, to: Revision): ActionPlan {
           path: objectPath(target),
           query: { fieldManager: fieldManager() },
           body: JSON.stringify([
+            ...preconditionTests(target),
             { op: 'replace', path: '/spec/template', value: template },
             { op: target.object.metadata.annotations ? 'replace' : 'add', path: '/metadata/annotations', value: annotations },
           ]),
@@ -108,9 +126,16 @@ export function planUndo(target: ActionTarget, to: Revision): ActionPlan {
         },
         access: accessOf(target, 'patch'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target),
       },
     ],
   };
+}
+
+/** JSON patch `test` operations of the uid and resourceVersion the plan was made on. */
+function preconditionTests(target: ActionTarget): { op: 'test'; path: string; value: string }[] {
+  const on = plannedOn(target);
+  return [...(on.uid ? [{ op: 'test' as const, path: '/metadata/uid', value: on.uid }] : []), ...(on.resourceVersion ? [{ op: 'test' as const, path: '/metadata/resourceVersion', value: on.resourceVersion }] : [])];
 }
 
 /** Two pod templates are the same apart from `pod-template-hash` (kubectl's equalIgnoreHash; empty and absent alike). */

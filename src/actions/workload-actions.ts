@@ -1,4 +1,4 @@
-import { ActionNotPossible, fieldManager, watchedOf, type ActionPlan } from './action-plan';
+import { ActionNotPossible, fieldManager, metadataPreconditions, plannedOn, watchedOf, type ActionPlan } from './action-plan';
 import { accessOf, kubectlObject, objectPath, targetTitle, type ActionTarget } from './action-target';
 import { kubectl } from './kubectl-command';
 
@@ -10,6 +10,9 @@ import { kubectl } from './kubectl-command';
  *   `kubectl.kubernetes.io/restartedAt` to now (RFC 3339, local time), as `kubectl rollout
  *   restart` does (polymorphichelpers/objectrestarter.go); a paused Deployment is refused with
  *   kubectl's words.
+ * Both carry the object's uid and the resourceVersion the plan was made on in the patch's
+ * metadata (W02, W09): the Scale's uid and resourceVersion are the workload's, and the server
+ * refuses a different uid (409 "Precondition failed: UID in precondition") or a newer object (409).
  */
 
 /** Kinds with a `/scale` subresource that Scale offers. */
@@ -63,11 +66,12 @@ export function planScale(target: ActionTarget, replicas: number): ActionPlan {
           method: 'PATCH',
           path: objectPath(target, 'scale'),
           query: { fieldManager: fieldManager() },
-          body: JSON.stringify({ spec: { replicas } }),
+          body: JSON.stringify({ ...metadataPreconditions(plannedOn(target)), spec: { replicas } }),
           contentType: 'application/merge-patch+json',
         },
         access: accessOf(target, 'patch', 'scale'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target),
       },
     ],
   };
@@ -106,11 +110,12 @@ export function planRestart(target: ActionTarget, now: number, offsetMinutes?: n
           method: 'PATCH',
           path: objectPath(target),
           query: { fieldManager: fieldManager() },
-          body: JSON.stringify({ spec: { template: { metadata: { annotations: { [RESTARTED_AT]: at } } } } }),
+          body: JSON.stringify({ ...metadataPreconditions(plannedOn(target)), spec: { template: { metadata: { annotations: { [RESTARTED_AT]: at } } } } }),
           contentType: 'application/strategic-merge-patch+json',
         },
         access: accessOf(target, 'patch'),
         watched: watchedOf(target),
+        plannedOn: plannedOn(target),
       },
     ],
   };

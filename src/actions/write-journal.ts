@@ -3,6 +3,7 @@ import type { KubeObject } from '../informer';
 import type { EntryHandler, WatchEntry } from '../manager';
 import type { WatchedObject } from './action-plan';
 import { typeName } from './action-target';
+import { insideSelectors } from './selector-match';
 import { watchShows, type Expectation } from './watch-expectation';
 
 /**
@@ -16,6 +17,11 @@ import { watchShows, type Expectation } from './watch-expectation';
  * Invariants:
  * - A record's state only moves forward: sending → pending → confirmed | behind (→ confirmed), or
  *   sending → failed | unwatched | confirmed (the watch was quicker than the answer).
+ * - Confirmed only by the watch (W10): the write's resourceVersion delivered, or for a delete or an
+ *   eviction the delete event, or a synced cache without the object's uid. An object terminating
+ *   (deletionTimestamp set) is not yet deleted: the record stays pending and says so.
+ * - A write on an object no watch can see (none of its type and namespace, or outside every such
+ *   watch's label and field selectors) is `unwatched`: "written, not visible to the watch".
  * - Exactly one info/warn/error line per write; a confirmation after `behind` is a debug line.
  * - Cache events cost nothing while no write waits (one size check).
  * - After `dispose()` no timer or handler is left.
@@ -47,6 +53,8 @@ export interface WriteRecord extends WriteInput {
   resourceVersion?: string;
   /** The answer was the object deleted (or terminating). */
   deleted?: boolean;
+  /** The watch has shown the object terminating; the record waits for it to go. */
+  terminating?: boolean;
   /** The result in words: the log line's end, the row's tooltip. */
   outcome?: string;
   /** The row shows the write until then (clock time); undefined while it waits. */
@@ -179,16 +187,22 @@ export class WriteJournal implements Disposable {
     const meta = (answer as { metadata?: { resourceVersion?: unknown; deletionTimestamp?: unknown } } | undefined)?.metadata;
     if (typeof meta?.resourceVersion === 'string' && meta.resourceVersion !== '') record.resourceVersion = meta.resourceVersion;
     record.deleted = record.verb === 'delete' || record.confirm === 'deletion' || typeof meta?.deletionTimestamp === 'string';
-    const watching = this.watchingEntries(record.watched);
-    if (watching.length === 0) {
+    const typed = this.watchingEntries(record.watched);
+    if (typed.length === 0) {
       this.settle(record, 'unwatched', `${this.accepted(record)}; no watch here shows ${typeName(record.watched)}${record.watched.namespace ? ` in ${record.watched.namespace}` : ''}, so nothing confirms it`, 'info');
+      return;
+    }
+    const watching = typed.filter((e) => this.sees(e, record, answer));
+    if (watching.length === 0) {
+      this.settle(record, 'unwatched', `${this.accepted(record)}; written, not visible to the watch (${selectorWords(typed)}), so nothing confirms it`, 'info');
       return;
     }
     // The watch may have been quicker than the answer.
     for (const entry of watching) {
       const live = entry.informer?.get(record.watched.namespace || undefined, record.watched.name);
       const shown = watchShows(this.expectation(record), live, live === undefined && entry.state.synced);
-      if (shown) return this.confirm(record, shown);
+      if (shown === 'terminating') record.terminating = true;
+      else if (shown) return this.confirm(record, shown);
     }
     this.transition(record, 'pending');
     this.wait(record);
@@ -205,6 +219,10 @@ export class WriteJournal implements Disposable {
     if (record.state !== 'pending') return;
     const states = this.watchingEntries(record.watched).map((e) => e.state.phase);
     const how = states.length > 0 && states.every((p) => p === 'watching') ? 'its watch is live but has not delivered it yet' : `its watch is ${states.map((p) => p.replace(/-/g, ' ')).join(', ') || 'gone'}`;
+    if (record.terminating) {
+      this.settle(record, 'behind', `${this.accepted(record)}; the watch shows it terminating, not gone within ${formatSeconds(this.confirmWithinMs)}: not confirmed deleted yet`, 'warn', true);
+      return;
+    }
     this.settle(record, 'behind', `${this.accepted(record)}; not shown by the watch within ${formatSeconds(this.confirmWithinMs)} (${how}): the view may be behind, the write did not fail`, 'warn', true);
   }
 
@@ -267,12 +285,38 @@ export class WriteJournal implements Disposable {
       const w = record.watched;
       if ((obj.metadata.namespace ?? '') !== w.namespace || entry.context !== w.context || entry.type.group !== w.group || entry.type.resource !== w.resource) continue;
       const shown = watchShows(this.expectation(record), obj, deleted);
-      if (shown) this.confirm(record, shown);
+      if (shown === 'terminating') this.noteTerminating(record);
+      else if (shown) this.confirm(record, shown);
     }
   }
 
+  /** The watch shows the object terminating: not yet deleted; the record says so and waits. */
+  private noteTerminating(record: WriteRecord): void {
+    if (record.terminating) return;
+    record.terminating = true;
+    if (record.state === 'pending') {
+      record.outcome = `${this.accepted(record)}; the watch shows it terminating, not yet gone`;
+      this.changes.fire(record);
+    }
+  }
+
+  /**
+   * Whether `entry` can show the object: it has no selectors, or holds the object, or the object
+   * as answered falls inside its selectors.
+   */
+  private sees(entry: WatchEntry, record: WriteRecord, answer: unknown): boolean {
+    const labelSelector = entry.informer?.options.labelSelector;
+    const fieldSelector = entry.informer?.options.fieldSelector;
+    if (!labelSelector && !fieldSelector) return true;
+    const held = entry.informer?.get(record.watched.namespace || undefined, record.watched.name);
+    if (held && (!record.watched.uid || held.metadata.uid === record.watched.uid)) return true;
+    const obj = answer as KubeObject | undefined;
+    if (obj?.metadata?.name === record.watched.name && obj.kind !== 'Scale' && obj.kind !== 'Status') return insideSelectors(obj, labelSelector, fieldSelector) === true;
+    return false;
+  }
+
   private expectation(record: WriteRecord): Expectation {
-    return { resourceVersion: record.resourceVersion, deletion: record.deleted === true };
+    return { resourceVersion: record.resourceVersion, deletion: record.deleted === true, uid: record.watched.uid };
   }
 
   private watchingEntries(object: WatchedObject): WatchEntry[] {
@@ -307,6 +351,12 @@ export class WriteJournal implements Disposable {
     const summary = record.summary ? ` (${record.summary})` : '';
     return `[${w.context || 'current context'}] ${record.user ?? 'unknown user'}: ${record.verb} ${object}${summary}: ${outcome}`;
   }
+}
+
+/** Why the watches of the object's type do not show it: their selectors. */
+function selectorWords(entries: readonly WatchEntry[]): string {
+  const selectors = [...new Set(entries.map((e) => [e.informer?.options.labelSelector && `label selector ${e.informer.options.labelSelector}`, e.informer?.options.fieldSelector && `field selector ${e.informer.options.fieldSelector}`].filter(Boolean).join(', ')))];
+  return `outside its ${selectors.join('; ')}`;
 }
 
 function sameObject(a: WatchedObject, b: WatchedObject): boolean {

@@ -51,7 +51,7 @@ describe('Actions: what each one sends and says', () => {
   it('scale: a merge patch of spec.replicas on /scale, as kubectl scale sends it; reversible; words and command', () => {
     const plan = planScale(web, 3);
     const [w] = plan.writes;
-    assert.deepEqual(w.request, { method: 'PATCH', path: '/apis/apps/v1/namespaces/shop/deployments/web/scale', query: { fieldManager: 'kube-watch' }, body: '{"spec":{"replicas":3}}', contentType: 'application/merge-patch+json' });
+    assert.deepEqual(w.request, { method: 'PATCH', path: '/apis/apps/v1/namespaces/shop/deployments/web/scale', query: { fieldManager: 'kube-watch' }, body: '{"metadata":{"uid":"uid-web","resourceVersion":"10"},"spec":{"replicas":3}}', contentType: 'application/merge-patch+json' });
     assert.deepEqual(w.access, { verb: 'patch', group: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'shop', name: 'web' });
     assert.equal(plan.kubectl, 'kubectl scale deployment/web --replicas=3 -n shop --context kind-dev');
     assert.equal(plan.title, 'Scale Deployment shop/web from 2 to 3 replicas?');
@@ -69,7 +69,7 @@ describe('Actions: what each one sends and says', () => {
     assert.equal(rfc3339Local(at, 60), '2026-11-25T18:18:40+01:00');
     assert.equal(rfc3339Local(at, -330), '2026-11-25T11:48:40-05:30');
     const plan = planRestart(web, at, 0);
-    assert.equal(plan.writes[0].request.body, '{"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2026-11-25T17:18:40Z"}}}}}');
+    assert.equal(plan.writes[0].request.body, '{"metadata":{"uid":"uid-web","resourceVersion":"10"},"spec":{"template":{"metadata":{"annotations":{"kubectl.kubernetes.io/restartedAt":"2026-11-25T17:18:40Z"}}}}}');
     assert.equal(plan.writes[0].request.contentType, 'application/strategic-merge-patch+json');
     assert.equal(plan.kubectl, 'kubectl rollout restart deployment/web -n shop --context kind-dev');
     assert.match(plan.detail, /^Sets the pod template annotation kubectl\.kubernetes\.io\/restartedAt of Deployment shop\/web to 2026-11-25T17:18:40Z, as kubectl rollout restart does: its Pods are replaced by new ones a few at a time/);
@@ -112,6 +112,8 @@ describe('Actions: what each one sends and says', () => {
     assert.equal(previous.revision, 1);
     const plan = planUndo(deployment, previous);
     assert.deepEqual(JSON.parse(plan.writes[0].request.body!), [
+      { op: 'test', path: '/metadata/uid', value: 'uid-web' },
+      { op: 'test', path: '/metadata/resourceVersion', value: '10' },
       { op: 'replace', path: '/spec/template', value: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'main', image: 'web:1' }] } } },
       { op: 'replace', path: '/metadata/annotations', value: { 'kubectl.kubernetes.io/last-applied-configuration': '{}', 'deployment.kubernetes.io/revision': '2', note: 'rs1' } },
     ]);
@@ -119,17 +121,17 @@ describe('Actions: what each one sends and says', () => {
     assert.equal(plan.kubectl, 'kubectl rollout undo deployment/web --to-revision=1 -n shop --context kind-dev');
     assert.throws(() => planUndo(deployment, revisions[0]), /^ActionNotPossible: skipped rollback \(current template already matches revision 2\)$/);
     const paused = { ...deployment, object: { ...deployment.object, spec: { ...(deployment.object.spec as object), paused: true } } };
-    assert.throws(() => planUndo(paused, previous), /you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment\/web' and try again/);
+    assert.throws(() => planUndo(paused, { ...previous, deployment: paused.object }), /you cannot rollback a paused deployment; resume it first with 'kubectl rollout resume deployment\/web' and try again/);
     assert.equal(equalIgnoreHash({ metadata: { labels: { a: '1', 'pod-template-hash': 'x' }, annotations: {} } }, { metadata: { labels: { a: '1' } } }), true, 'empty and absent alike');
   });
 
   it('cordon and uncordon: the strategic merge patches kubectl sends; the catalog offers the one that applies', () => {
     const node = target(NODES, '', 'node-1', { spec: {} });
     const cordon = planCordon(node, true);
-    assert.equal(cordon.writes[0].request.body, '{"spec":{"unschedulable":true}}');
+    assert.equal(cordon.writes[0].request.body, '{"metadata":{"uid":"uid-node-1","resourceVersion":"10"},"spec":{"unschedulable":true}}');
     assert.equal(cordon.writes[0].request.path, '/api/v1/nodes/node-1');
     assert.equal(cordon.kubectl, 'kubectl cordon node-1 --context kind-dev');
-    assert.equal(planCordon(node, false).writes[0].request.body, '{"spec":{"unschedulable":null}}');
+    assert.equal(planCordon(node, false).writes[0].request.body, '{"metadata":{"uid":"uid-node-1","resourceVersion":"10"},"spec":{"unschedulable":null}}');
     assert.deepEqual(applicableActions(node).map((a) => a.id), ['cordon', 'drain', 'delete', 'copyName', 'copyKubectl']);
     const cordoned = target(NODES, '', 'node-1', { spec: { unschedulable: true } });
     assert.deepEqual(applicableActions(cordoned).map((a) => a.id), ['uncordon', 'drain', 'delete', 'copyName', 'copyKubectl']);
@@ -141,7 +143,7 @@ describe('Actions: what each one sends and says', () => {
       spec: { schedule: '0 2 * * *', jobTemplate: { metadata: { labels: { job: 'nightly' }, annotations: { team: 'shop' } }, spec: { template: { spec: { restartPolicy: 'Never' } } } } },
     });
     const suspend = planSuspend(cj, true);
-    assert.equal(suspend.writes[0].request.body, '{"spec":{"suspend":true}}');
+    assert.equal(suspend.writes[0].request.body, '{"metadata":{"uid":"uid-nightly","resourceVersion":"10"},"spec":{"suspend":true}}');
     assert.equal(suspend.kubectl, `kubectl patch cronjob/nightly --type=merge -p '{"spec":{"suspend":true}}' -n batch --context kind-dev`);
     assert.deepEqual(applicableActions(cj).map((a) => a.id), ['suspend', 'createJob', 'delete', 'copyName', 'copyKubectl']);
     assert.deepEqual(jobFromCronJob(cj, 'nightly-manual-1'), {
@@ -159,7 +161,7 @@ describe('Actions: what each one sends and says', () => {
     const create = planCreateJob(cj, 'nightly-manual-1');
     assert.equal(create.writes[0].request.path, '/apis/batch/v1/namespaces/batch/jobs');
     assert.equal(create.kubectl, 'kubectl create job nightly-manual-1 --from=cronjob/nightly -n batch --context kind-dev');
-    assert.deepEqual(create.writes[0].watched, { context: 'kind-dev', group: 'batch', resource: 'jobs', namespace: 'batch', name: 'nightly-manual-1' });
+    assert.deepEqual(create.writes[0].watched, { context: 'kind-dev', group: 'batch', resource: 'jobs', namespace: 'batch', name: 'nightly-manual-1' }, 'the Job to be, not the CronJob: no uid');
     assert.match(manualJobName('nightly', () => 0.5), /^nightly-manual-[a-z0-9]{5}$/);
     assert.equal(manualJobName('x'.repeat(80), () => 0).length, 63);
     assert.equal(jobNameProblem('Bad_Name'), "lower-case letters, digits, '-' and '.', starting and ending with a letter or digit");

@@ -150,14 +150,14 @@ describe('Actions on the local API server, through the real transport', () => {
         const progress: DrainProgress[] = [];
         // Three healthy web Pods, the budget keeps two: the first eviction goes, the second waits until a replacement elsewhere is healthy.
         let replaced = false;
-        const failures = await runDrain(plan, pods, options, { ...session, reader: transport }, signal(), (p) => {
+        const result = await runDrain(plan, options, { ...session, reader: transport }, signal(), (p: DrainProgress) => {
           progress.push(p);
           if (p.state === 'blocked' && !replaced) {
             replaced = true;
             server.create('pods', { metadata: { namespace: 'shop', name: 'web-3', labels: { app: 'web' }, ownerReferences: owner }, spec: { nodeName: 'node-2' }, status: running });
           }
         }, clock);
-        assert.deepEqual(failures, []);
+        assert.deepEqual([result.failures, result.remaining, result.drained], [[], [], true]);
         assert.equal((server.get('nodes', undefined, 'node-1')!.spec as { unschedulable?: boolean }).unschedulable, true, 'cordoned first, and it stays so');
         assert.equal(server.get('pods', 'shop', 'web-1'), undefined);
         assert.equal(server.get('pods', 'shop', 'web-2'), undefined);

@@ -18,6 +18,7 @@ import {
   planUndo,
   runPlan,
   type ActionTarget,
+  type DrainProgress,
 } from '../../src/actions';
 import { AccessReviewCache, rulesAllow } from '../../src/cluster';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
@@ -195,7 +196,8 @@ describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
       const refused = await runPlan(planDelete(seen), session, signal());
       assert.equal(refused.ok, false);
       assert.equal(refused.code, 409);
-      assert.match(refused.words, /^Conflict: the object changed or was re-created meanwhile, so nothing was written \(Operation cannot be fulfilled on Pod "web-1": the UID in the precondition \(.+\) does not match the UID in record/);
+      assert.equal(refused.moved, true);
+      assert.match(refused.words, new RegExp(`^Pod ${ns}/web-1 was deleted and re-created since this was planned \\(uid ${seen.object.metadata.uid} → [0-9a-f-]+\\): nothing was written; the plan is shown again$`));
       const deleted = await runPlan(planDelete(await targetOf(p, PODS, ns, 'web-1'), { gracePeriodSeconds: 0 }), session, signal());
       assert.equal(deleted.ok, true, deleted.words);
     });
@@ -227,7 +229,7 @@ describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
         const plan = planDrain(target, pods, options);
         const progress: string[] = [];
         let allowed = false;
-        const failures = await runDrain(plan, pods, options, { ...session, reader: transport }, signal(), (d) => {
+        const result = await runDrain(plan, options, { ...session, reader: transport }, signal(), (d: DrainProgress) => {
           progress.push(`${d.state}: ${d.words}`);
           if (d.state === 'blocked' && !allowed) {
             allowed = true;
@@ -236,10 +238,11 @@ describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
           // No kubelet: the terminating Pod is finished by hand, as the kubelet would.
           if (d.state === 'terminating') void p.admin.delete(`/api/v1/namespaces/${ns}/pods/web-1`, { gracePeriodSeconds: 0 });
         });
-        assert.deepEqual(failures, []);
+        assert.deepEqual([result.failures, result.remaining, result.drained], [[], [], true]);
         assert.equal(((await p.admin.get(`/api/v1/nodes/${node}`)).spec as { unschedulable?: boolean }).unschedulable, true);
         assert.ok(progress.includes("blocked: Blocked by a PodDisruptionBudget: The disruption budget web needs 1 healthy pods and has 1 currently. Retrying in 5 s."), progress.join('\n'));
-        assert.equal(progress.at(-1), `gone: pod ${ns}/web-1 is gone`);
+        assert.ok(progress.includes(`gone: pod ${ns}/web-1 is gone`), progress.join('\n'));
+        assert.equal(progress.at(-1), `listed: 0 Pods to evict on node ${node} (round 2)`, 'a fresh list after the evictions');
       } finally {
         await p.admin.delete(`/api/v1/nodes/${node}`);
       }

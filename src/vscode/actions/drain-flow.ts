@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { AbortedError, ApiError, type Clock } from '../../base';
-import { drainFilter, planDrain, podsOnNode, runDrain, type ActionSession, type ActionTarget, type DrainOptions } from '../../actions';
+import { drainFilter, drainResultWords, planDrain, podsOnNode, runDrain, type ActionSession, type ActionTarget, type DrainOptions } from '../../actions';
 import type { KubeTransport } from '../../informer';
 import { drainOptionChoices } from '../../ui/actions';
 import { confirmPlan, copyText, pickChoices } from './action-dialogs';
@@ -9,7 +9,9 @@ import { confirmPlan, copyText, pickChoices } from './action-dialogs';
  * Drain, in the window: the options (kubectl's flags, none by default), the node's Pods through
  * kubectl's filters, a confirmation that lists what goes and what stays (or why it cannot go on),
  * then the drain in a cancellable notification that says which Pod it waits for and why (a
- * PodDisruptionBudget that refuses). Cancelling leaves the node cordoned, as kubectl does.
+ * PodDisruptionBudget that refuses), and the result in words: drained only when a fresh list of
+ * the node's Pods holds nothing that had to go; otherwise what is left, by name. Cancelling
+ * leaves the node cordoned, as kubectl does.
  */
 export async function drainFlow(target: ActionTarget, transport: KubeTransport, session: ActionSession, mode: 'do' | 'copy', clock: Clock): Promise<void> {
   const chosen = await pickChoices(drainOptionChoices(), `Drain node ${target.name}: options`, 'Pick what the drain may do (none: as kubectl drain without flags)');
@@ -37,10 +39,10 @@ export async function drainFlow(target: ActionTarget, transport: KubeTransport, 
     const ctl = new AbortController();
     token.onCancellationRequested(() => ctl.abort(new AbortedError('drain cancelled')));
     try {
-      const failures = await runDrain(plan, pods, options, { ...session, reader: transport }, ctl.signal, (p) => progress.report({ message: p.words }), clock);
-      const evicted = pods.filter((p) => p.evict).length;
-      if (failures.length === 0) void vscode.window.showInformationMessage(`Node ${target.name} is drained: ${evicted} Pod${evicted === 1 ? '' : 's'} evicted. It stays cordoned until you uncordon it.`);
-      else void vscode.window.showErrorMessage(`Node ${target.name} is not drained. ${failures.join(' ')}`);
+      const result = await runDrain(plan, options, { ...session, reader: transport }, ctl.signal, (p) => progress.report({ message: p.words }), clock);
+      const words = drainResultWords(target.name, result);
+      if (result.drained) void vscode.window.showInformationMessage(words);
+      else void vscode.window.showErrorMessage(words);
     } catch (err) {
       if (err instanceof AbortedError) void vscode.window.showWarningMessage(`Drain of node ${target.name} cancelled: it stays cordoned; Pods already evicted are gone.`);
       else throw err;

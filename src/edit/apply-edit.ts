@@ -6,6 +6,7 @@ import type { BufferProblem } from './buffer-problems';
 import { withoutManagedFields, type EditSession } from './edit-session';
 import type { FieldPath } from './field-path';
 import { keyedPathText, type ListKeys } from './keyed-path';
+import { listKeysOf } from './merge-keys/shape-list-keys';
 import { refusalOf, type Refusal } from './refusal';
 import { changedPaths } from './three-way-merge';
 
@@ -66,7 +67,7 @@ export interface ApplyPreviewOptions {
   force?: readonly ApplyConflict[];
   /** Put back what the server removed since the base where the user changed it. */
   reAdd?: boolean;
-  /** Merge keys of lists (a strategic-merge key table); keyed by `name` unless given. */
+  /** Merge keys of lists; unless given, those of the object's type (its merge shape: the OpenAPI's keys, a CRD's). */
   listKeys?: ListKeys;
 }
 
@@ -93,7 +94,7 @@ export async function previewApply(session: EditSession, text: string, signal: A
     const recreated = session.recreated();
     if (recreated) return { kind: 'refused', refusal: recreated };
     const manager = fieldManager();
-    const intent = applyIntent({ base: session.base, ours: ours.object, live: fresh, manager, apiVersion: session.identity.apiVersion, kind: session.identity.kind, reAdd: options.reAdd, listKeys: options.listKeys });
+    const intent = applyIntent({ base: session.base, ours: ours.object, live: fresh, manager, apiVersion: session.identity.apiVersion, kind: session.identity.kind, reAdd: options.reAdd, listKeys: options.listKeys ?? listKeysOf(session.mergeShape()) });
     const resourceVersion = fresh.metadata.resourceVersion ?? '';
     const notes: ApplyNotes = { kept: intent.kept, reAdded: intent.reAdded, removedAt: intent.reAdded.length > 0 ? (session.serverChange()?.at ?? 0) : 0 };
     const body = JSON.stringify({ ...intent.configuration, metadata: { ...(intent.configuration.metadata as object), resourceVersion } });

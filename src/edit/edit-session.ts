@@ -3,6 +3,7 @@ import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type
 import { identityOf, parseBuffer, type BufferProblem, type EditedIdentity } from './buffer-problems';
 import { editableText, objectToSave, type EditableOptions } from './editable-object';
 import { objectMergeShape } from './merge-keys/object-merge-shape';
+import type { MergeShape } from './merge-keys/merge-shape';
 import { pathText, type FieldPath } from './field-path';
 import { refusalOf, type Refusal } from './refusal';
 import { changedBy, serverChange, type ServerChange } from './server-change';
@@ -284,8 +285,8 @@ export class EditSession {
     }
   }
 
-  /** How the object's lists merge (merge keys of its type), as the merge and its summaries read them. */
-  private mergeShape() {
+  /** How the object's lists merge (merge keys of its type), as the merge, its summaries and the apply's intent read them. */
+  mergeShape(): MergeShape {
     return objectMergeShape(this.identity.apiVersion, this.identity.kind, this.options.customResourceDefinition?.());
   }
 

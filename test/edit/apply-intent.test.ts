@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { objectMergeShape } from '../../src/edit/merge-keys/object-merge-shape';
+import { listKeysOf } from '../../src/edit/merge-keys/shape-list-keys';
 import { applyIntent, conflictLines, unconfirmedConflicts, userChanges, type IntentInput, type ListKeys } from '../../src/edit';
 
 const meta = { name: 'web', namespace: 'shop', uid: 'u-1', resourceVersion: '7' };
@@ -43,6 +45,21 @@ describe('edit: the intent of a server-side apply (only what the user changed)',
     (ours.spec.template.spec.containers[0].ports as unknown[]) = [{ containerPort: 80, hostPort: 8080 }];
     const out = applyIntent(input(base, ours, base, { listKeys: keys }));
     assert.deepEqual((out.configuration.spec as { template: unknown }).template, { spec: { containers: [{ name: 'web', ports: [{ containerPort: 80, hostPort: 8080 }] }] } });
+  });
+
+  it('W06 the keys of the type itself (the merge shape the merge follows): a Deployment\'s container port is named by containerPort and protocol, a custom resource\'s unkeyed list is sent whole', () => {
+    const keys = listKeysOf(objectMergeShape('apps/v1', 'Deployment'));
+    assert.deepEqual(keys(['spec', 'template', 'spec', 'containers'], []), ['name']);
+    assert.deepEqual(keys(['spec', 'template', 'spec', 'containers', '*', 'ports'], []), ['containerPort', 'protocol']);
+    assert.deepEqual(keys(['spec', 'template', 'spec', 'containers', '*', 'env'], []), ['name']);
+    assert.equal(keys(['spec', 'template', 'spec', 'containers', '*', 'args'], []), undefined, 'atomic: whole');
+    assert.deepEqual(keys(['metadata', 'ownerReferences'], []), ['uid']);
+    assert.equal(listKeysOf(objectMergeShape('example.com/v1', 'Widget'))(['spec', 'items'], []), undefined);
+    const base = deployment([]);
+    const ours = deployment([]);
+    (ours.spec.template.spec.containers[0].ports as unknown[]) = [{ containerPort: 80, protocol: 'TCP', name: 'http' }];
+    const out = applyIntent(input(base, ours, base, { listKeys: keys }));
+    assert.deepEqual((out.configuration.spec as { template: unknown }).template, { spec: { containers: [{ name: 'web', ports: [{ containerPort: 80, protocol: 'TCP', name: 'http' }] }] } });
   });
 
   it('what this manager applied before stays in the configuration with its live value (else the server would remove it); removed by the user, it is left out', () => {

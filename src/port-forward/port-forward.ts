@@ -3,11 +3,12 @@ import { ApiError, Emitter, type Clock, type Disposable } from '../base';
 import type { InformerState, KubeObject, KubeTransport } from '../informer';
 import type { ObjectFeed } from '../logs/workload-log-set';
 import { PortForwardStream } from '../connection/streaming/port-forward-stream';
-import { ConnectionRelay } from './connection-relay';
+import { ConnectionRelay, type RelayEnd } from './connection-relay';
+import { ConnectionTally, type ForwardCounts } from './connection-tally';
 import { describeSpec, podPortOn, resolveTarget, targetPath, type ForwardSpec, type ResolvedTarget } from './forward-target';
 import { bindLocal, type BoundListener } from './local-listener';
-import { readyPods } from './ready-pods';
-import { refuseWithMessage } from './refusal';
+import { usablePods, type UsablePod } from './ready-pods';
+import { refusalReason, refuseWithMessage } from './refusal';
 import { WaitingConnections } from './waiting-connections';
 
 /** A watch the forward asks for, on its context (the manager's `watchAdHoc`). */
@@ -29,13 +30,17 @@ export interface PortForwardOptions {
   readonly firstListMs?: number;
 }
 
-/** ready: connections go to `pod`; waiting: no ready pod; reconnecting: the watches behind it are down. */
-export type ForwardPhase = 'starting' | 'ready' | 'waiting' | 'reconnecting' | 'stopped';
+/**
+ * ready: connections go to `pod`; failing: they go to `pod` and its port refuses them (the last
+ * connection failed before the pod answered); waiting: no running pod; reconnecting: the watches
+ * behind it are down.
+ */
+export type ForwardPhase = 'starting' | 'ready' | 'failing' | 'waiting' | 'reconnecting' | 'stopped';
 
 /** What the view shows of a forward. */
-export interface ForwardStatus {
+export interface ForwardStatus extends ForwardCounts {
   readonly phase: ForwardPhase;
-  /** Why, in words (waiting for a ready pod of svc/web; the pod watch is unreachable). */
+  /** Why, in words (connection refused by pod web-1 port 80; no running pod of svc/web 80; the pod watch is unreachable). */
   readonly reason?: string;
   /** Since when (clock ms) the phase holds. */
   readonly since: number;
@@ -44,15 +49,10 @@ export interface ForwardStatus {
   /** The pod new connections go to. */
   readonly pod?: string;
   readonly podPort?: number;
-  /** Connections open now, served to their end, cut by a pod switch, refused (no pod), failed. */
+  /** Whether `pod` is Ready (false: Running but not Ready, used because no Ready pod is there, W14). */
+  readonly podReady?: boolean;
+  /** Connections a client uses now: waiting for a pod, opening, relayed and not finished by the client. */
   readonly open: number;
-  readonly served: number;
-  readonly interrupted: number;
-  readonly refused: number;
-  readonly failed: number;
-  readonly bytesIn: number;
-  readonly bytesOut: number;
-  readonly switches: number;
   readonly lastError?: string;
 }
 
@@ -90,8 +90,8 @@ export class PortForward implements Disposable {
   private readonly relays = new Set<ConnectionRelay>();
   private readonly opening = new Map<Socket, AbortController>();
   private readonly waiting: WaitingConnections;
-  private current: { name: string; uid: string; port: number } | undefined;
-  private counts = { served: 0, interrupted: 0, refused: 0, failed: 0, bytesIn: 0, bytesOut: 0, switches: 0 };
+  private current: { name: string; uid: string; port: number; ready: boolean } | undefined;
+  private readonly tally: ConnectionTally;
   private phase: ForwardPhase = 'starting';
   private reason: string | undefined;
   private since: number;
@@ -99,8 +99,6 @@ export class PortForward implements Disposable {
   private stopped = false;
   /** Pods the server said are gone (404) before the watch did: not chosen until the watch catches up. */
   private readonly goneUids = new Set<string>();
-  /** Recent failed ends per pod uid (clock ms), moved to `interrupted` when that pod is switched away. */
-  private readonly recentFailures: Array<{ uid: string; at: number }> = [];
 
   constructor(
     readonly spec: ForwardSpec,
@@ -108,6 +106,7 @@ export class PortForward implements Disposable {
   ) {
     this.since = options.clock.now();
     this.waiting = new WaitingConnections(options.clock, options.waitForPodMs ?? 30_000);
+    this.tally = new ConnectionTally(options.clock, SWITCH_GRACE_MS);
   }
 
   /** `svc/web 80` */
@@ -123,9 +122,9 @@ export class PortForward implements Disposable {
       since: this.since,
       localAddress: l?.address ?? this.spec.address ?? '127.0.0.1',
       localPort: l?.port ?? 0,
-      ...(this.current ? { pod: this.current.name, podPort: this.current.port } : {}),
-      open: this.relays.size + this.opening.size + this.waiting.size,
-      ...this.counts,
+      ...(this.current ? { pod: this.current.name, podPort: this.current.port, podReady: this.current.ready } : {}),
+      open: [...this.relays].filter((r) => !r.clientDone).length + this.opening.size + this.waiting.size,
+      ...this.tally.counts,
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }
@@ -180,9 +179,9 @@ export class PortForward implements Disposable {
       await this.firstList();
       const pods = this.candidates();
       if (pods.length > 0) {
-        const port = this.portOn(pods[0]);
+        const port = this.portOn(pods[0].pod);
         if (typeof port === 'string') throw new Error(port);
-        await this.probe(pods[0].metadata.name ?? '', port);
+        await this.probe(pods[0].pod.metadata.name ?? '', port);
       }
       const localPort = this.spec.localPort ?? target.suggestedLocalPort;
       this.listener = await bindLocal(this.spec.address ?? '127.0.0.1', localPort, this.spec.exactLocalPort ?? false, (s) => this.accept(s));
@@ -253,12 +252,13 @@ export class PortForward implements Disposable {
     if (['forbidden', 'unauthorized'].includes(feed.state.phase)) throw new Error(`cannot watch the pods of ${this.label}: ${feed.state.reason ?? feed.state.phase}`);
   }
 
-  private candidates(): KubeObject[] {
+  /** The pods new connections may go to, the Ready ones first (W14: a Running pod that is not Ready is used when no Ready one is there). */
+  private candidates(): UsablePod[] {
     if (!this.target || !this.feeds.pods) return [];
     const replicaSets = this.feeds.rs?.state.synced ? this.feeds.rs.list() : undefined;
     const pods = this.feeds.pods.list();
     for (const uid of [...this.goneUids]) if (!pods.some((p) => p.metadata.uid === uid)) this.goneUids.delete(uid);
-    return readyPods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p) === 'number' && !this.goneUids.has(p.metadata.uid ?? ''));
+    return usablePods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p.pod) === 'number' && !this.goneUids.has(p.pod.metadata.uid ?? ''));
   }
 
   private portOn(pod: KubeObject): number | string {
@@ -283,47 +283,47 @@ export class PortForward implements Disposable {
   private reconcile(): void {
     if (this.stopped || !this.listener) return;
     const pods = this.candidates();
-    const keep = this.current && pods.find((p) => p.metadata.uid === this.current!.uid);
+    // Stay on the pod while it is one of the best there are (a Ready pod displaces one that is not).
+    const kept = this.current && pods.find((p) => p.pod.metadata.uid === this.current!.uid && p.ready === pods[0].ready);
     const previous = this.current;
-    if (!keep) {
+    if (kept) this.current = { ...this.current!, ready: kept.ready };
+    else {
       const next = pods[0];
-      this.current = next ? { name: next.metadata.name ?? '', uid: next.metadata.uid ?? '', port: this.portOn(next) as number } : undefined;
+      this.current = next ? { name: next.pod.metadata.name ?? '', uid: next.pod.metadata.uid ?? '', port: this.portOn(next.pod) as number, ready: next.ready } : undefined;
       if (previous) this.switchedFrom(previous);
     }
-    const feed = this.feeds.pods!;
-    const trouble = feed.ended ?? (feed.state.phase !== 'watching' && feed.state.phase !== 'listing' ? describeState(feed.state) : undefined);
-    // While the pod watch is down, connections still go to the last pod known ready (if any).
-    if (trouble) this.setPhase('reconnecting', `the pod watch is ${trouble}${this.current ? `; connections go to pod ${this.current.name}, the last known ready` : ''}`);
-    else if (this.current) this.setPhase('ready', undefined);
-    else this.setPhase('waiting', `no ready pod of ${this.label}`);
+    this.updatePhase();
     if (this.current) this.waiting.releaseAll((socket) => void this.connect(socket));
     this.changes.fire(this.status);
   }
 
-  /** The pod `previous` no longer takes new connections: its connections end if it is gone. */
+  /** The phase from the pod watch, the pod chosen and what its last connection met. */
+  private updatePhase(): void {
+    const feed = this.feeds.pods;
+    if (!feed) return;
+    const watchTrouble = feed.ended ?? (feed.state.phase !== 'watching' && feed.state.phase !== 'listing' ? describeState(feed.state) : undefined);
+    const podTrouble = this.tally.troubleOf(this.current?.uid);
+    // While the pod watch is down, connections still go to the last pod known ready (if any).
+    if (watchTrouble) this.setPhase('reconnecting', `the pod watch is ${watchTrouble}${this.current ? `; connections go to pod ${this.current.name}, the last known ready` : ''}`);
+    else if (podTrouble) this.setPhase('failing', podTrouble.reason);
+    else if (this.current?.ready === false) this.setPhase('ready', `pod ${this.current.name} is Running but not Ready (no Ready pod of ${this.label})`);
+    else if (this.current) this.setPhase('ready', undefined);
+    else this.setPhase('waiting', `no running pod of ${this.label}`);
+  }
+
+  /** The pod `previous` no longer takes new connections: its connections end if it is gone; those the client still used count as cut. */
   private switchedFrom(previous: { name: string; uid: string }): void {
-    this.counts.switches++;
     const gone = !this.feeds.pods!.list().some((p) => p.metadata.uid === previous.uid && !p.metadata.deletionTimestamp);
     let cut = 0;
     if (gone) {
       for (const r of [...this.relays]) {
         if (r.pod !== previous.uid) continue;
-        cut++;
+        if (!r.clientDone) cut++;
         r.cut(`pod ${previous.name} was deleted`);
       }
     }
-    const now = this.options.clock.now();
-    for (let i = this.recentFailures.length - 1; i >= 0; i--) {
-      const f = this.recentFailures[i];
-      if (now - f.at > SWITCH_GRACE_MS) this.recentFailures.splice(i, 1);
-      else if (f.uid === previous.uid) {
-        this.recentFailures.splice(i, 1);
-        this.counts.failed--;
-        this.counts.interrupted++;
-        cut++;
-      }
-    }
-    const next = this.current ? `new connections go to pod ${this.current.name}` : 'connections wait for a ready pod';
+    cut += this.tally.switchedFrom(previous.uid);
+    const next = this.current ? `new connections go to pod ${this.current.name}${this.current.ready ? '' : ' (Running, not Ready)'}` : 'connections wait for a running pod';
     const why = gone ? 'was deleted' : 'is not ready';
     this.events.fire(`pod ${previous.name} ${why}: ${next}${cut ? `; ${cut} connection${cut === 1 ? '' : 's'} in flight ended` : ''}`);
   }
@@ -346,8 +346,8 @@ export class PortForward implements Disposable {
   private wait(socket: Socket): void {
     const waitMs = this.options.waitForPodMs ?? 30_000;
     this.waiting.add(socket, (s, received) => {
-      this.counts.refused++;
-      const message = `no ready pod of ${this.label} within ${Math.round(waitMs / 1000)} s: connection refused`;
+      this.tally.refused();
+      const message = `no running pod of ${this.label} within ${Math.round(waitMs / 1000)} s: connection refused`;
       this.lastError = message;
       this.events.fire(message);
       refuseWithMessage(s, received, `Kube Watch port-forward ${this.label}: ${message}\n`);
@@ -377,10 +377,11 @@ export class PortForward implements Disposable {
         if (this.current) return this.connect(socket, true);
         return this.wait(socket);
       }
-      this.counts.failed++;
       this.lastError = `a connection to pod ${pod.name} failed: ${messageOf(err)}`;
+      this.tally.failedAtPod(pod.uid, `connections to pod ${pod.name} port ${pod.port} fail: ${messageOf(err)}`);
       this.events.fire(this.lastError);
       socket.destroy();
+      this.updatePhase();
       this.changes.fire(this.status);
       return;
     }
@@ -390,26 +391,49 @@ export class PortForward implements Disposable {
       stream.destroy();
       return void socket.destroy();
     }
-    const relay = new ConnectionRelay(
-      socket,
-      stream,
-      pod.uid,
-      (inbound, outbound) => {
-        this.counts.bytesIn += inbound;
-        this.counts.bytesOut += outbound;
-      },
-      (end) => {
-        this.relays.delete(relay);
-        if (end.error && this.current?.uid !== pod.uid) this.counts.interrupted++;
-        else if (end.error) {
-          this.counts.failed++;
-          this.recentFailures.push({ uid: pod.uid, at: this.options.clock.now() });
-          this.lastError = `pod ${pod.name}: ${end.error}`;
-        } else this.counts.served++;
+    const relay = new ConnectionRelay(socket, stream, pod.uid, {
+      onBytes: (inbound, outbound) => this.tally.bytes(inbound, outbound),
+      onAnswered: () => this.podAnswered(pod.uid),
+      onClientDone: () => {
+        this.tally.served();
         this.changes.fire(this.status);
       },
-    );
+      onEnd: (end) => {
+        this.relays.delete(relay);
+        this.relayEnded(pod, end);
+      },
+      clock: this.options.clock,
+      failureAnswer: (error) => `Kube Watch port-forward ${this.label}: ${refusalReason(pod, error)}\n${error}\n`,
+    });
     this.relays.add(relay);
+    this.changes.fire(this.status);
+  }
+
+  /** Counts a relayed connection's end once (one the client finished was counted served then). */
+  private relayEnded(pod: { name: string; uid: string; port: number }, end: RelayEnd): void {
+    if (end.clientDone) return;
+    if (!end.error) {
+      this.tally.served();
+      if (!end.byClient) this.podAnswered(pod.uid);
+    } else if (this.current?.uid !== pod.uid) this.tally.interrupted();
+    else if (!end.answered) {
+      // The stream broke before the pod sent a byte: its port refuses (the kubelet's words say how).
+      this.lastError = `pod ${pod.name}: ${end.error}`;
+      this.tally.failedAtPod(pod.uid, refusalReason(pod, end.error));
+      this.events.fire(`a connection failed: ${refusalReason(pod, end.error)}`);
+      this.updatePhase();
+    } else {
+      this.tally.failedInFlight(pod.uid);
+      this.lastError = `pod ${pod.name}: ${end.error}`;
+    }
+    this.changes.fire(this.status);
+  }
+
+  /** Pod `uid` took a connection: a forward that was failing on it is ready again. */
+  private podAnswered(uid: string): void {
+    if (!this.tally.troubleOf(uid)) return;
+    this.tally.answered(uid);
+    this.updatePhase();
     this.changes.fire(this.status);
   }
 }

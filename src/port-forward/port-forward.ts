@@ -4,12 +4,15 @@ import type { InformerState, KubeObject, KubeTransport } from '../informer';
 import type { ObjectFeed } from '../logs/workload-log-set';
 import { PortForwardStream } from '../connection/streaming/port-forward-stream';
 import { ConnectionRelay, type RelayEnd } from './connection-relay';
-import { ConnectionTally, type ForwardCounts } from './connection-tally';
+import { ConnectionTally } from './connection-tally';
+import type { ForwardPhase, ForwardResources, ForwardStatus } from './forward-status';
 import { describeSpec, podPortOn, resolveTarget, targetPath, type ForwardSpec, type ResolvedTarget } from './forward-target';
 import { bindLocal, type BoundListener } from './local-listener';
 import { usablePods, type UsablePod } from './ready-pods';
 import { refusalReason, refuseWithMessage } from './refusal';
 import { WaitingConnections } from './waiting-connections';
+
+export type { ForwardPhase, ForwardResources, ForwardStatus } from './forward-status';
 
 /** A watch the forward asks for, on its context (the manager's `watchAdHoc`). */
 export interface ForwardFeedRequest {
@@ -30,41 +33,6 @@ export interface PortForwardOptions {
   readonly firstListMs?: number;
 }
 
-/**
- * ready: connections go to `pod`; failing: they go to `pod` and its port refuses them (the last
- * connection failed before the pod answered); waiting: no running pod; reconnecting: the watches
- * behind it are down.
- */
-export type ForwardPhase = 'starting' | 'ready' | 'failing' | 'waiting' | 'reconnecting' | 'stopped';
-
-/** What the view shows of a forward. */
-export interface ForwardStatus extends ForwardCounts {
-  readonly phase: ForwardPhase;
-  /** Why, in words (connection refused by pod web-1 port 80; no running pod of svc/web 80; the pod watch is unreachable). */
-  readonly reason?: string;
-  /** Since when (clock ms) the phase holds. */
-  readonly since: number;
-  readonly localAddress: string;
-  readonly localPort: number;
-  /** The pod new connections go to. */
-  readonly pod?: string;
-  readonly podPort?: number;
-  /** Whether `pod` is Ready (false: Running but not Ready, used because no Ready pod is there, W14). */
-  readonly podReady?: boolean;
-  /** Connections a client uses now: waiting for a pod, opening, relayed and not finished by the client. */
-  readonly open: number;
-  readonly lastError?: string;
-}
-
-/** What a forward holds now (tests, the extension's test API): all 0 once stopped. */
-export interface ForwardResources {
-  readonly listeners: number;
-  readonly streams: number;
-  readonly sockets: number;
-  readonly timers: number;
-  readonly watches: number;
-}
-
 /** A relay's end with an error within this long before its pod is switched away counts as cut by the switch (the server may end the stream before the watch tells). */
 const SWITCH_GRACE_MS = 10_000;
 
@@ -74,8 +42,10 @@ const SWITCH_GRACE_MS = 10_000;
  * local connection opens its own stream to the pod current at that moment. The pods come from
  * the manager's watches (the pod itself, a workload's owned pods, a Service's pods and its
  * EndpointSlices), so when the pod goes away or stops being ready new connections go to another
- * ready pod; connections in flight on a deleted pod end and are counted; with no ready pod a
- * connection waits up to `waitForPodMs`, then is refused with a message.
+ * ready pod (a Running pod that is not Ready when there is none, as kubectl allows: W14);
+ * connections in flight on a deleted pod end and are counted; with no running pod a connection
+ * waits up to `waitForPodMs`, then is refused with a message. The phase follows what connections
+ * meet: `failing` while the pod's port refuses them, `ready` again once one is answered.
  *
  * Invariants: `start` either resolves with the forward bound, or rejects with one line and
  * leaves nothing bound, watched or open; after `stop` resolves, `resources` is all zeros.
@@ -377,13 +347,9 @@ export class PortForward implements Disposable {
         if (this.current) return this.connect(socket, true);
         return this.wait(socket);
       }
-      this.lastError = `a connection to pod ${pod.name} failed: ${messageOf(err)}`;
-      this.tally.failedAtPod(pod.uid, `connections to pod ${pod.name} port ${pod.port} fail: ${messageOf(err)}`);
-      this.events.fire(this.lastError);
       socket.destroy();
-      this.updatePhase();
-      this.changes.fire(this.status);
-      return;
+      this.podFailed(pod, `connections to pod ${pod.name} port ${pod.port} fail: ${messageOf(err)}`, `a connection to pod ${pod.name} failed: ${messageOf(err)}`);
+      return this.changes.fire(this.status);
     }
     this.opening.delete(socket);
     socket.off('close', onClose);
@@ -416,23 +382,29 @@ export class PortForward implements Disposable {
       this.tally.served();
       if (!end.byClient) this.podAnswered(pod.uid);
     } else if (this.current?.uid !== pod.uid) this.tally.interrupted();
-    else if (!end.answered) {
-      // The stream broke before the pod sent a byte: its port refuses (the kubelet's words say how).
-      this.lastError = `pod ${pod.name}: ${end.error}`;
-      this.tally.failedAtPod(pod.uid, refusalReason(pod, end.error));
-      this.events.fire(`a connection failed: ${refusalReason(pod, end.error)}`);
-      this.updatePhase();
-    } else {
+    // The stream broke before the pod sent a byte: its port refuses (the kubelet's words say how).
+    else if (!end.answered) this.podFailed(pod, refusalReason(pod, end.error), `pod ${pod.name}: ${end.error}`);
+    else {
       this.tally.failedInFlight(pod.uid);
       this.lastError = `pod ${pod.name}: ${end.error}`;
     }
     this.changes.fire(this.status);
   }
 
+  /** A connection to `pod` failed before the pod answered: the forward is failing; the log says so once, when it starts. */
+  private podFailed(pod: { name: string; uid: string }, reason: string, detail: string): void {
+    const already = this.tally.troubleOf(pod.uid);
+    this.lastError = detail;
+    this.tally.failedAtPod(pod.uid, reason);
+    if (!already) this.events.fire(`failing: ${reason} (${detail})`);
+    this.updatePhase();
+  }
+
   /** Pod `uid` took a connection: a forward that was failing on it is ready again. */
   private podAnswered(uid: string): void {
     if (!this.tally.troubleOf(uid)) return;
     this.tally.answered(uid);
+    this.events.fire(`ready again: pod ${this.current?.uid === uid ? this.current.name : uid} took a connection`);
     this.updatePhase();
     this.changes.fire(this.status);
   }

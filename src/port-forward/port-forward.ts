@@ -60,6 +60,8 @@ export class PortForward implements Disposable {
   private readonly relays = new Set<ConnectionRelay>();
   private readonly opening = new Map<Socket, AbortController>();
   private readonly waiting: WaitingConnections;
+  /** Connections whose stream could not be opened, waiting (1 s at most) for the request to answer with a 503. */
+  private readonly answering: WaitingConnections;
   private current: { name: string; uid: string; port: number; ready: boolean } | undefined;
   private readonly tally: ConnectionTally;
   private phase: ForwardPhase = 'starting';
@@ -76,6 +78,7 @@ export class PortForward implements Disposable {
   ) {
     this.since = options.clock.now();
     this.waiting = new WaitingConnections(options.clock, options.waitForPodMs ?? 30_000);
+    this.answering = new WaitingConnections(options.clock, 1000);
     this.tally = new ConnectionTally(options.clock, SWITCH_GRACE_MS);
   }
 
@@ -103,8 +106,8 @@ export class PortForward implements Disposable {
     return {
       listeners: this.listener?.server.listening ? 1 : 0,
       streams: this.relays.size + this.opening.size,
-      sockets: this.relays.size + this.opening.size + this.waiting.size,
-      timers: this.waiting.size,
+      sockets: this.relays.size + this.opening.size + this.waiting.size + this.answering.size,
+      timers: this.waiting.size + this.answering.size,
       watches: Object.values(this.feeds).filter(Boolean).length,
     };
   }
@@ -171,6 +174,7 @@ export class PortForward implements Disposable {
     // close() resolves once every accepted connection ended: end them right after asking.
     const closed = server?.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     this.waiting.clear();
+    this.answering.clear();
     for (const ctl of this.opening.values()) ctl.abort(new Error('the forward stopped'));
     for (const r of [...this.relays]) r.cut('the forward stopped');
     await closed;
@@ -347,8 +351,9 @@ export class PortForward implements Disposable {
         if (this.current) return this.connect(socket, true);
         return this.wait(socket);
       }
-      socket.destroy();
-      this.podFailed(pod, `connections to pod ${pod.name} port ${pod.port} fail: ${messageOf(err)}`, `a connection to pod ${pod.name} failed: ${messageOf(err)}`);
+      const reason = `connections to pod ${pod.name} port ${pod.port} fail: ${messageOf(err)}`;
+      this.answering.add(socket, (s, received) => refuseWithMessage(s, received, `Kube Watch port-forward ${this.label}: ${reason}\n`), true);
+      this.podFailed(pod, reason, `a connection to pod ${pod.name} failed: ${messageOf(err)}`);
       return this.changes.fire(this.status);
     }
     this.opening.delete(socket);

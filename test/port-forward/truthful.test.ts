@@ -72,6 +72,26 @@ describe('port-forward: state and counts that follow what connections meet (loca
     assert.deepEqual(events.slice(1), ['ready again: pod web-1 took a connection'], 'the log tells when it starts failing and when it stops, not each connection');
   });
 
+  it('U02 a stream the server will not open (pods/portforward refused mid-forward): failing with the server\'s words, an HTTP client gets a 503 that says them, and ready again once one opens', async () => {
+    rig = await StreamsRig.start();
+    rig.pod('web-1', { app: 'web' });
+    const f = rig.forward({ kind: 'Pod', namespace: 'shop', name: 'web-1', port: 8080, localPort: 0 });
+    await f.start();
+    rig.server.podStreams.forbid('portforward');
+    const answer = await get(f.status.localPort);
+    assert.equal(answer.status, 503, JSON.stringify(answer));
+    assert.match(answer.body, /^Kube Watch port-forward pod\/web-1 8080: connections to pod web-1 port 8080 fail: pods "web-1" is forbidden: User "kube-watch-test" cannot get resource "pods\/portforward"/);
+    assert.equal(f.status.phase, 'failing');
+    assert.match(f.status.reason ?? '', /^connections to pod web-1 port 8080 fail: pods "web-1" is forbidden/);
+    assert.equal(await raw(f.status.localPort, 'PING\r\n'), '', 'not HTTP: reset');
+    await until(() => f.resources.sockets === 0 && f.resources.timers === 0, () => `nothing held: ${JSON.stringify(f.resources)}`);
+    rig.server.podStreams.forbid('portforward', false);
+    assert.deepEqual(await get(f.status.localPort), { status: 200, body: 'web-1\n' });
+    await until(() => f.status.phase === 'ready', () => `ready again: ${JSON.stringify(f.status)}`);
+    await until(() => f.status.served === 1, () => `served: ${JSON.stringify(f.status)}`);
+    assert.equal(f.status.failed, 2);
+  });
+
   it('U03 counters: 6 sequential curl-like connections then a pod deletion with 2 in flight: exactly 6 served, 2 cut, never more open than in use', async () => {
     rig = await StreamsRig.start();
     // The pod's server holds an idle keep-alive connection as nginx does (75 s): each curl-like client closes its side first.

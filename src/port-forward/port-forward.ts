@@ -280,7 +280,7 @@ export class PortForward implements Disposable {
     // While the pod watch is down, connections still go to the last pod known ready (if any).
     if (watchTrouble) this.setPhase('reconnecting', `the pod watch is ${watchTrouble}${this.current ? `; connections go to pod ${this.current.name}, the last known ready` : ''}`);
     else if (podTrouble) this.setPhase('failing', podTrouble.reason);
-    else if (this.current?.ready === false) this.setPhase('ready', `pod ${this.current.name} is Running but not Ready (no Ready pod of ${this.label})`);
+    else if (this.current?.ready === false) this.setPhase('ready', `pod ${this.current.name} is Running but not Ready${this.spec.kind === 'Pod' ? '' : ` (no Ready pod of ${this.label})`}`);
     else if (this.current) this.setPhase('ready', undefined);
     else this.setPhase('waiting', `no running pod of ${this.label}`);
   }

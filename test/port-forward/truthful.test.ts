@@ -128,13 +128,14 @@ describe('port-forward: state and counts that follow what connections meet (loca
     const pod = rig.forward({ kind: 'Pod', namespace: 'shop', name: 'web-1', port: 8080, localPort: 0 });
     await pod.start();
     assert.deepEqual([pod.status.phase, pod.status.pod, pod.status.podReady], ['ready', 'web-1', false]);
-    assert.match(pod.status.reason ?? '', /^pod web-1 is Running but not Ready/);
+    assert.equal(pod.status.reason, 'pod web-1 is Running but not Ready');
     assert.deepEqual(await get(pod.status.localPort), { status: 200, body: 'web-1\n' });
 
     rig.service('web', { app: 'web' }, [{ port: 80, targetPort: 8080 }]);
     const svc = rig.forward({ kind: 'Service', namespace: 'shop', name: 'web', port: 80, localPort: 0 });
     await svc.start();
     assert.deepEqual([svc.status.phase, svc.status.pod, svc.status.podReady], ['ready', 'web-1', false], 'no Ready pod: the Running one is used, not a wait');
+    assert.equal(svc.status.reason, 'pod web-1 is Running but not Ready (no Ready pod of svc/web 80)');
     assert.equal((await get(svc.status.localPort)).body, 'web-1\n');
     rig.pod('web-2', { app: 'web' });
     await until(() => svc.status.pod === 'web-2', () => `moved to the Ready pod: ${JSON.stringify(svc.status)}`);

@@ -15,12 +15,14 @@ export interface BandSource {
 /** The id of a forward's band: never one of the manager's entry ids. */
 export const forwardBandId = (forwardId: string): string => `port-forward:${forwardId}`;
 
-/** A forward's phase as a band state: ready is live, waiting backs off, reconnecting is unreachable. */
+/** A forward's phase as a band state: ready is live, failing and waiting back off (amber), reconnecting is unreachable. */
 export function bandStateOf(status: ForwardStatus): InformerState {
   const base = { since: status.since, synced: status.phase !== 'starting' };
   switch (status.phase) {
     case 'ready':
       return { ...base, phase: 'watching', reason: status.pod ? `pod ${status.pod}` : undefined };
+    case 'failing':
+      return { ...base, phase: 'backing-off', reason: status.reason };
     case 'waiting':
       return { ...base, phase: 'backing-off', reason: status.reason };
     case 'reconnecting':

@@ -3,12 +3,16 @@ import { ApiError, Emitter, type Clock, type Disposable } from '../base';
 import type { InformerState, KubeObject, KubeTransport } from '../informer';
 import type { ObjectFeed } from '../logs/workload-log-set';
 import { PortForwardStream } from '../connection/streaming/port-forward-stream';
-import { ConnectionRelay } from './connection-relay';
+import { ConnectionRelay, type RelayEnd } from './connection-relay';
+import { ConnectionTally } from './connection-tally';
+import type { ForwardPhase, ForwardResources, ForwardStatus } from './forward-status';
 import { describeSpec, podPortOn, resolveTarget, targetPath, type ForwardSpec, type ResolvedTarget } from './forward-target';
 import { bindLocal, type BoundListener } from './local-listener';
-import { readyPods } from './ready-pods';
-import { refuseWithMessage } from './refusal';
+import { usablePods, type UsablePod } from './ready-pods';
+import { refusalReason, refuseWithMessage } from './refusal';
 import { WaitingConnections } from './waiting-connections';
+
+export type { ForwardPhase, ForwardResources, ForwardStatus } from './forward-status';
 
 /** A watch the forward asks for, on its context (the manager's `watchAdHoc`). */
 export interface ForwardFeedRequest {
@@ -29,42 +33,6 @@ export interface PortForwardOptions {
   readonly firstListMs?: number;
 }
 
-/** ready: connections go to `pod`; waiting: no ready pod; reconnecting: the watches behind it are down. */
-export type ForwardPhase = 'starting' | 'ready' | 'waiting' | 'reconnecting' | 'stopped';
-
-/** What the view shows of a forward. */
-export interface ForwardStatus {
-  readonly phase: ForwardPhase;
-  /** Why, in words (waiting for a ready pod of svc/web; the pod watch is unreachable). */
-  readonly reason?: string;
-  /** Since when (clock ms) the phase holds. */
-  readonly since: number;
-  readonly localAddress: string;
-  readonly localPort: number;
-  /** The pod new connections go to. */
-  readonly pod?: string;
-  readonly podPort?: number;
-  /** Connections open now, served to their end, cut by a pod switch, refused (no pod), failed. */
-  readonly open: number;
-  readonly served: number;
-  readonly interrupted: number;
-  readonly refused: number;
-  readonly failed: number;
-  readonly bytesIn: number;
-  readonly bytesOut: number;
-  readonly switches: number;
-  readonly lastError?: string;
-}
-
-/** What a forward holds now (tests, the extension's test API): all 0 once stopped. */
-export interface ForwardResources {
-  readonly listeners: number;
-  readonly streams: number;
-  readonly sockets: number;
-  readonly timers: number;
-  readonly watches: number;
-}
-
 /** A relay's end with an error within this long before its pod is switched away counts as cut by the switch (the server may end the stream before the watch tells). */
 const SWITCH_GRACE_MS = 10_000;
 
@@ -74,8 +42,10 @@ const SWITCH_GRACE_MS = 10_000;
  * local connection opens its own stream to the pod current at that moment. The pods come from
  * the manager's watches (the pod itself, a workload's owned pods, a Service's pods and its
  * EndpointSlices), so when the pod goes away or stops being ready new connections go to another
- * ready pod; connections in flight on a deleted pod end and are counted; with no ready pod a
- * connection waits up to `waitForPodMs`, then is refused with a message.
+ * ready pod (a Running pod that is not Ready when there is none, as kubectl allows: W14);
+ * connections in flight on a deleted pod end and are counted; with no running pod a connection
+ * waits up to `waitForPodMs`, then is refused with a message. The phase follows what connections
+ * meet: `failing` while the pod's port refuses them, `ready` again once one is answered.
  *
  * Invariants: `start` either resolves with the forward bound, or rejects with one line and
  * leaves nothing bound, watched or open; after `stop` resolves, `resources` is all zeros.
@@ -90,8 +60,10 @@ export class PortForward implements Disposable {
   private readonly relays = new Set<ConnectionRelay>();
   private readonly opening = new Map<Socket, AbortController>();
   private readonly waiting: WaitingConnections;
-  private current: { name: string; uid: string; port: number } | undefined;
-  private counts = { served: 0, interrupted: 0, refused: 0, failed: 0, bytesIn: 0, bytesOut: 0, switches: 0 };
+  /** Connections whose stream could not be opened, waiting (1 s at most) for the request to answer with a 503. */
+  private readonly answering: WaitingConnections;
+  private current: { name: string; uid: string; port: number; ready: boolean } | undefined;
+  private readonly tally: ConnectionTally;
   private phase: ForwardPhase = 'starting';
   private reason: string | undefined;
   private since: number;
@@ -99,8 +71,6 @@ export class PortForward implements Disposable {
   private stopped = false;
   /** Pods the server said are gone (404) before the watch did: not chosen until the watch catches up. */
   private readonly goneUids = new Set<string>();
-  /** Recent failed ends per pod uid (clock ms), moved to `interrupted` when that pod is switched away. */
-  private readonly recentFailures: Array<{ uid: string; at: number }> = [];
 
   constructor(
     readonly spec: ForwardSpec,
@@ -108,6 +78,8 @@ export class PortForward implements Disposable {
   ) {
     this.since = options.clock.now();
     this.waiting = new WaitingConnections(options.clock, options.waitForPodMs ?? 30_000);
+    this.answering = new WaitingConnections(options.clock, 1000);
+    this.tally = new ConnectionTally(options.clock, SWITCH_GRACE_MS);
   }
 
   /** `svc/web 80` */
@@ -123,9 +95,9 @@ export class PortForward implements Disposable {
       since: this.since,
       localAddress: l?.address ?? this.spec.address ?? '127.0.0.1',
       localPort: l?.port ?? 0,
-      ...(this.current ? { pod: this.current.name, podPort: this.current.port } : {}),
-      open: this.relays.size + this.opening.size + this.waiting.size,
-      ...this.counts,
+      ...(this.current ? { pod: this.current.name, podPort: this.current.port, podReady: this.current.ready } : {}),
+      open: [...this.relays].filter((r) => !r.clientDone).length + this.opening.size + this.waiting.size,
+      ...this.tally.counts,
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }
@@ -134,8 +106,8 @@ export class PortForward implements Disposable {
     return {
       listeners: this.listener?.server.listening ? 1 : 0,
       streams: this.relays.size + this.opening.size,
-      sockets: this.relays.size + this.opening.size + this.waiting.size,
-      timers: this.waiting.size,
+      sockets: this.relays.size + this.opening.size + this.waiting.size + this.answering.size,
+      timers: this.waiting.size + this.answering.size,
       watches: Object.values(this.feeds).filter(Boolean).length,
     };
   }
@@ -180,9 +152,9 @@ export class PortForward implements Disposable {
       await this.firstList();
       const pods = this.candidates();
       if (pods.length > 0) {
-        const port = this.portOn(pods[0]);
+        const port = this.portOn(pods[0].pod);
         if (typeof port === 'string') throw new Error(port);
-        await this.probe(pods[0].metadata.name ?? '', port);
+        await this.probe(pods[0].pod.metadata.name ?? '', port);
       }
       const localPort = this.spec.localPort ?? target.suggestedLocalPort;
       this.listener = await bindLocal(this.spec.address ?? '127.0.0.1', localPort, this.spec.exactLocalPort ?? false, (s) => this.accept(s));
@@ -202,6 +174,7 @@ export class PortForward implements Disposable {
     // close() resolves once every accepted connection ended: end them right after asking.
     const closed = server?.listening ? new Promise<void>((resolve) => server.close(() => resolve())) : Promise.resolve();
     this.waiting.clear();
+    this.answering.clear();
     for (const ctl of this.opening.values()) ctl.abort(new Error('the forward stopped'));
     for (const r of [...this.relays]) r.cut('the forward stopped');
     await closed;
@@ -253,12 +226,13 @@ export class PortForward implements Disposable {
     if (['forbidden', 'unauthorized'].includes(feed.state.phase)) throw new Error(`cannot watch the pods of ${this.label}: ${feed.state.reason ?? feed.state.phase}`);
   }
 
-  private candidates(): KubeObject[] {
+  /** The pods new connections may go to, the Ready ones first (W14: a Running pod that is not Ready is used when no Ready one is there). */
+  private candidates(): UsablePod[] {
     if (!this.target || !this.feeds.pods) return [];
     const replicaSets = this.feeds.rs?.state.synced ? this.feeds.rs.list() : undefined;
     const pods = this.feeds.pods.list();
     for (const uid of [...this.goneUids]) if (!pods.some((p) => p.metadata.uid === uid)) this.goneUids.delete(uid);
-    return readyPods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p) === 'number' && !this.goneUids.has(p.metadata.uid ?? ''));
+    return usablePods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p.pod) === 'number' && !this.goneUids.has(p.pod.metadata.uid ?? ''));
   }
 
   private portOn(pod: KubeObject): number | string {
@@ -283,47 +257,47 @@ export class PortForward implements Disposable {
   private reconcile(): void {
     if (this.stopped || !this.listener) return;
     const pods = this.candidates();
-    const keep = this.current && pods.find((p) => p.metadata.uid === this.current!.uid);
+    // Stay on the pod while it is one of the best there are (a Ready pod displaces one that is not).
+    const kept = this.current && pods.find((p) => p.pod.metadata.uid === this.current!.uid && p.ready === pods[0].ready);
     const previous = this.current;
-    if (!keep) {
+    if (kept) this.current = { ...this.current!, ready: kept.ready };
+    else {
       const next = pods[0];
-      this.current = next ? { name: next.metadata.name ?? '', uid: next.metadata.uid ?? '', port: this.portOn(next) as number } : undefined;
+      this.current = next ? { name: next.pod.metadata.name ?? '', uid: next.pod.metadata.uid ?? '', port: this.portOn(next.pod) as number, ready: next.ready } : undefined;
       if (previous) this.switchedFrom(previous);
     }
-    const feed = this.feeds.pods!;
-    const trouble = feed.ended ?? (feed.state.phase !== 'watching' && feed.state.phase !== 'listing' ? describeState(feed.state) : undefined);
-    // While the pod watch is down, connections still go to the last pod known ready (if any).
-    if (trouble) this.setPhase('reconnecting', `the pod watch is ${trouble}${this.current ? `; connections go to pod ${this.current.name}, the last known ready` : ''}`);
-    else if (this.current) this.setPhase('ready', undefined);
-    else this.setPhase('waiting', `no ready pod of ${this.label}`);
+    this.updatePhase();
     if (this.current) this.waiting.releaseAll((socket) => void this.connect(socket));
     this.changes.fire(this.status);
   }
 
-  /** The pod `previous` no longer takes new connections: its connections end if it is gone. */
+  /** The phase from the pod watch, the pod chosen and what its last connection met. */
+  private updatePhase(): void {
+    const feed = this.feeds.pods;
+    if (!feed) return;
+    const watchTrouble = feed.ended ?? (feed.state.phase !== 'watching' && feed.state.phase !== 'listing' ? describeState(feed.state) : undefined);
+    const podTrouble = this.tally.troubleOf(this.current?.uid);
+    // While the pod watch is down, connections still go to the last pod known ready (if any).
+    if (watchTrouble) this.setPhase('reconnecting', `the pod watch is ${watchTrouble}${this.current ? `; connections go to pod ${this.current.name}, the last known ready` : ''}`);
+    else if (podTrouble) this.setPhase('failing', podTrouble.reason);
+    else if (this.current?.ready === false) this.setPhase('ready', `pod ${this.current.name} is Running but not Ready${this.spec.kind === 'Pod' ? '' : ` (no Ready pod of ${this.label})`}`);
+    else if (this.current) this.setPhase('ready', undefined);
+    else this.setPhase('waiting', `no running pod of ${this.label}`);
+  }
+
+  /** The pod `previous` no longer takes new connections: its connections end if it is gone; those the client still used count as cut. */
   private switchedFrom(previous: { name: string; uid: string }): void {
-    this.counts.switches++;
     const gone = !this.feeds.pods!.list().some((p) => p.metadata.uid === previous.uid && !p.metadata.deletionTimestamp);
     let cut = 0;
     if (gone) {
       for (const r of [...this.relays]) {
         if (r.pod !== previous.uid) continue;
-        cut++;
+        if (!r.clientDone) cut++;
         r.cut(`pod ${previous.name} was deleted`);
       }
     }
-    const now = this.options.clock.now();
-    for (let i = this.recentFailures.length - 1; i >= 0; i--) {
-      const f = this.recentFailures[i];
-      if (now - f.at > SWITCH_GRACE_MS) this.recentFailures.splice(i, 1);
-      else if (f.uid === previous.uid) {
-        this.recentFailures.splice(i, 1);
-        this.counts.failed--;
-        this.counts.interrupted++;
-        cut++;
-      }
-    }
-    const next = this.current ? `new connections go to pod ${this.current.name}` : 'connections wait for a ready pod';
+    cut += this.tally.switchedFrom(previous.uid);
+    const next = this.current ? `new connections go to pod ${this.current.name}${this.current.ready ? '' : ' (Running, not Ready)'}` : 'connections wait for a running pod';
     const why = gone ? 'was deleted' : 'is not ready';
     this.events.fire(`pod ${previous.name} ${why}: ${next}${cut ? `; ${cut} connection${cut === 1 ? '' : 's'} in flight ended` : ''}`);
   }
@@ -346,8 +320,8 @@ export class PortForward implements Disposable {
   private wait(socket: Socket): void {
     const waitMs = this.options.waitForPodMs ?? 30_000;
     this.waiting.add(socket, (s, received) => {
-      this.counts.refused++;
-      const message = `no ready pod of ${this.label} within ${Math.round(waitMs / 1000)} s: connection refused`;
+      this.tally.refused();
+      const message = `no running pod of ${this.label} within ${Math.round(waitMs / 1000)} s: connection refused`;
       this.lastError = message;
       this.events.fire(message);
       refuseWithMessage(s, received, `Kube Watch port-forward ${this.label}: ${message}\n`);
@@ -377,12 +351,10 @@ export class PortForward implements Disposable {
         if (this.current) return this.connect(socket, true);
         return this.wait(socket);
       }
-      this.counts.failed++;
-      this.lastError = `a connection to pod ${pod.name} failed: ${messageOf(err)}`;
-      this.events.fire(this.lastError);
-      socket.destroy();
-      this.changes.fire(this.status);
-      return;
+      const reason = `connections to pod ${pod.name} port ${pod.port} fail: ${messageOf(err)}`;
+      this.answering.add(socket, (s, received) => refuseWithMessage(s, received, `Kube Watch port-forward ${this.label}: ${reason}\n`), true);
+      this.podFailed(pod, reason, `a connection to pod ${pod.name} failed: ${messageOf(err)}`);
+      return this.changes.fire(this.status);
     }
     this.opening.delete(socket);
     socket.off('close', onClose);
@@ -390,26 +362,55 @@ export class PortForward implements Disposable {
       stream.destroy();
       return void socket.destroy();
     }
-    const relay = new ConnectionRelay(
-      socket,
-      stream,
-      pod.uid,
-      (inbound, outbound) => {
-        this.counts.bytesIn += inbound;
-        this.counts.bytesOut += outbound;
-      },
-      (end) => {
-        this.relays.delete(relay);
-        if (end.error && this.current?.uid !== pod.uid) this.counts.interrupted++;
-        else if (end.error) {
-          this.counts.failed++;
-          this.recentFailures.push({ uid: pod.uid, at: this.options.clock.now() });
-          this.lastError = `pod ${pod.name}: ${end.error}`;
-        } else this.counts.served++;
+    const relay = new ConnectionRelay(socket, stream, pod.uid, {
+      onBytes: (inbound, outbound) => this.tally.bytes(inbound, outbound),
+      onAnswered: () => this.podAnswered(pod.uid),
+      onClientDone: () => {
+        this.tally.served();
         this.changes.fire(this.status);
       },
-    );
+      onEnd: (end) => {
+        this.relays.delete(relay);
+        this.relayEnded(pod, end);
+      },
+      clock: this.options.clock,
+      failureAnswer: (error) => `Kube Watch port-forward ${this.label}: ${refusalReason(pod, error)}\n${error}\n`,
+    });
     this.relays.add(relay);
+    this.changes.fire(this.status);
+  }
+
+  /** Counts a relayed connection's end once (one the client finished was counted served then). */
+  private relayEnded(pod: { name: string; uid: string; port: number }, end: RelayEnd): void {
+    if (end.clientDone) return;
+    if (!end.error) {
+      this.tally.served();
+      if (!end.byClient) this.podAnswered(pod.uid);
+    } else if (this.current?.uid !== pod.uid) this.tally.interrupted();
+    // The stream broke before the pod sent a byte: its port refuses (the kubelet's words say how).
+    else if (!end.answered) this.podFailed(pod, refusalReason(pod, end.error), `pod ${pod.name}: ${end.error}`);
+    else {
+      this.tally.failedInFlight(pod.uid);
+      this.lastError = `pod ${pod.name}: ${end.error}`;
+    }
+    this.changes.fire(this.status);
+  }
+
+  /** A connection to `pod` failed before the pod answered: the forward is failing; the log says so once, when it starts. */
+  private podFailed(pod: { name: string; uid: string }, reason: string, detail: string): void {
+    const already = this.tally.troubleOf(pod.uid);
+    this.lastError = detail;
+    this.tally.failedAtPod(pod.uid, reason);
+    if (!already) this.events.fire(`failing: ${reason} (${detail})`);
+    this.updatePhase();
+  }
+
+  /** Pod `uid` took a connection: a forward that was failing on it is ready again. */
+  private podAnswered(uid: string): void {
+    if (!this.tally.troubleOf(uid)) return;
+    this.tally.answered(uid);
+    this.events.fire(`ready again: pod ${this.current?.uid === uid ? this.current.name : uid} took a connection`);
+    this.updatePhase();
     this.changes.fire(this.status);
   }
 }

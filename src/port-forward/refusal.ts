@@ -14,3 +14,9 @@ export function refuseWithMessage(socket: Socket, received: Buffer, message: str
   socket.end(`HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${message}`);
   socket.once('finish', () => socket.destroy());
 }
+
+/** Why a pod's port did not take a connection: `connection refused by pod web-1 port 80`, or the kubelet's words when it is something else. */
+export function refusalReason(pod: { readonly name: string; readonly port: number }, error: string): string {
+  if (/connection refused/i.test(error)) return `connection refused by pod ${pod.name} port ${pod.port}`;
+  return `connections to pod ${pod.name} port ${pod.port} fail: ${error.trim()}`;
+}

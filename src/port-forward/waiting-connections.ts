@@ -26,18 +26,29 @@ export class WaitingConnections {
     return this.waiting.size;
   }
 
-  add(socket: Socket, onTimeout: (socket: Socket, received: Buffer) => void): void {
+  /**
+   * Holds `socket` until released, closed or `waitMs` passed (then `onTimeout`). With
+   * `untilFirstBytes` the wait ends as soon as the client sent something (or ended its side):
+   * enough to answer an HTTP request.
+   */
+  add(socket: Socket, onTimeout: (socket: Socket, received: Buffer) => void, untilFirstBytes = false): void {
     const received: Buffer[] = [];
+    const giveUp = () => {
+      if (!this.waiting.delete(entry)) return;
+      entry.timer.cancel();
+      socket.off('data', entry.onData);
+      onTimeout(socket, Buffer.concat(received));
+    };
     const entry: Waiting = {
       socket,
       received,
-      onData: (chunk) => received.push(chunk),
-      timer: this.clock.setTimer(() => {
-        this.waiting.delete(entry);
-        socket.off('data', entry.onData);
-        onTimeout(socket, Buffer.concat(received));
-      }, this.waitMs),
+      onData: (chunk) => {
+        received.push(chunk);
+        if (untilFirstBytes) giveUp();
+      },
+      timer: this.clock.setTimer(giveUp, this.waitMs),
     };
+    if (untilFirstBytes) socket.once('end', giveUp);
     socket.on('data', entry.onData);
     socket.resume();
     socket.once('close', () => {

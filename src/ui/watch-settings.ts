@@ -1,4 +1,5 @@
 import type { WatchConfig } from '../manager';
+import { restrictedSetting, type SettingsSource } from './trusted-settings';
 import { STREAMING_LIST_MODES } from '../informer/streaming-list-memory';
 
 /** The `kubeWatch.*` settings as the user wrote them. */
@@ -13,6 +14,24 @@ export interface KubeWatchSettings {
   maxBackoffSeconds: number;
   /** 'auto' | 'always' | 'never'. */
   streamingList: string;
+}
+
+/**
+ * Reads `kubeWatch.*` from `source` (the `kubeWatch` section). The kubeconfig path and the
+ * contexts are restricted settings (W13): kubeconfig exec plugins run programs and a context picks
+ * where writes go, so in an untrusted workspace only the user's own (global) values count.
+ */
+export function readWatchSettings(source: SettingsSource, trusted: boolean): KubeWatchSettings {
+  return {
+    kubeconfigPath: restrictedSetting(source, 'kubeconfigPath', '', trusted),
+    contexts: restrictedSetting<string[]>(source, 'contexts', [], trusted),
+    resources: source.get<string[]>('resources', []),
+    namespaces: source.get<string[]>('namespaces', []),
+    labelSelector: source.get<string>('labelSelector', ''),
+    watchTimeoutSeconds: source.get<number>('watchTimeoutSeconds', 0),
+    maxBackoffSeconds: source.get<number>('maxBackoffSeconds', 30),
+    streamingList: source.get<string>('streamingList', 'auto'),
+  };
 }
 
 export const defaultResources = ['pods', 'deployments.apps', 'services', 'configmaps', 'events'];

@@ -1,26 +1,18 @@
 import * as vscode from 'vscode';
-import { toWatchConfig, type KubeWatchSettings } from '../ui/watch-settings';
+import { forwardBindAddress, RESTRICTED_SETTINGS } from '../ui/trusted-settings';
+import { readWatchSettings, toWatchConfig, type KubeWatchSettings } from '../ui/watch-settings';
 import type { WatchConfig } from '../manager';
 
 const SECTION = 'kubeWatch';
 
-/**
- * Reads `kubeWatch.*`. The kubeconfig path is a restricted setting: kubeconfig exec plugins
- * run programs, so in an untrusted workspace only the user's own (global) value counts.
- */
+/** Reads `kubeWatch.*`; the restricted ones (kubeconfig path, contexts) as W13 allows in this workspace (watch-settings.ts). */
 export function readSettings(): KubeWatchSettings {
-  const c = vscode.workspace.getConfiguration(SECTION);
-  const path = vscode.workspace.isTrusted ? c.get<string>('kubeconfigPath', '') : (c.inspect<string>('kubeconfigPath')?.globalValue ?? '');
-  return {
-    kubeconfigPath: path,
-    contexts: c.get<string[]>('contexts', []),
-    resources: c.get<string[]>('resources', []),
-    namespaces: c.get<string[]>('namespaces', []),
-    labelSelector: c.get<string>('labelSelector', ''),
-    watchTimeoutSeconds: c.get<number>('watchTimeoutSeconds', 0),
-    maxBackoffSeconds: c.get<number>('maxBackoffSeconds', 30),
-    streamingList: c.get<string>('streamingList', 'auto'),
-  };
+  return readWatchSettings(vscode.workspace.getConfiguration(SECTION), vscode.workspace.isTrusted);
+}
+
+/** Where port-forwards listen (`kubeWatch.portForward.address`): a workspace's value only when trusted, a wildcard only from the user's own settings. */
+export function readForwardBindAddress(): string {
+  return forwardBindAddress(vscode.workspace.getConfiguration(SECTION), vscode.workspace.isTrusted);
 }
 
 /** The HTTP/2 health check settings (`kubeWatch.connection.*`), in milliseconds. */
@@ -58,17 +50,20 @@ export function onDidChangeSettings(listener: () => void): vscode.Disposable {
 
 /**
  * Writes a setting where the user keeps it: in the workspace when the workspace already sets
- * it, else in the user settings.
+ * it (and, for a restricted setting, is trusted), else in the user settings.
  */
 export async function writeSetting(key: keyof KubeWatchSettings, value: unknown): Promise<void> {
   const c = vscode.workspace.getConfiguration(SECTION);
   const inspected = c.inspect(key);
+  // An untrusted workspace's value of a restricted setting is not read (W13): writing there would change nothing the user sees.
   const target =
-    inspected?.workspaceFolderValue !== undefined
-      ? vscode.ConfigurationTarget.WorkspaceFolder
-      : inspected?.workspaceValue !== undefined
-        ? vscode.ConfigurationTarget.Workspace
-        : vscode.ConfigurationTarget.Global;
+    !vscode.workspace.isTrusted && (RESTRICTED_SETTINGS as readonly string[]).includes(key)
+      ? vscode.ConfigurationTarget.Global
+      : inspected?.workspaceFolderValue !== undefined
+        ? vscode.ConfigurationTarget.WorkspaceFolder
+        : inspected?.workspaceValue !== undefined
+          ? vscode.ConfigurationTarget.Workspace
+          : vscode.ConfigurationTarget.Global;
   await c.update(key, value, target);
 }
 

@@ -12,7 +12,7 @@ describe('port-forward: a band per forward in Watch Health (local API server)', 
     rig = undefined;
   });
 
-  it('a forward\'s band is live while it is ready, waits while no pod is ready, and stops with it', async () => {
+  it('a forward\'s band is live while it is ready, waits while no pod is running, and stops with it', async () => {
     rig = await StreamsRig.start();
     const r = rig;
     r.pod('web-1', { app: 'web' });
@@ -25,9 +25,9 @@ describe('port-forward: a band per forward in Watch Health (local API server)', 
       const track = () => recorder.tracks().find((t) => t.id === id);
       await until(() => track()?.state === 'watching', () => `the band is live: ${JSON.stringify(track()?.spans)}`);
       assert.ok(bands.entries().some((e) => e.id === id && /^port-forward pod\/web-1 8080 → 127\.0\.0\.1:\d+$/.test(e.label)));
-      r.setReady('web-1', false);
+      r.setReady('web-1', false, 'shop', 'Failed');
       await until(() => track()?.state === 'backing-off', () => `the band waits: ${JSON.stringify(track()?.spans)}`);
-      assert.match(track()!.spans.at(-1)!.reason ?? '', /no ready pod of pod\/web-1 8080/);
+      assert.match(track()!.spans.at(-1)!.reason ?? '', /no running pod of pod\/web-1 8080/);
       await set.stop(entry.id);
       await until(() => track()?.state === 'stopped', () => `the band stops: ${JSON.stringify(track()?.spans)}`);
     } finally {

@@ -92,17 +92,17 @@ describe('port-forward: forwards that follow their pods (local API server)', fun
     assert.equal((await get(db.status.localPort)).body, 'db-0\n');
   });
 
-  it('S04 no ready pod: a connection waits (bounded), then is refused with a message; one that waits less is served', async () => {
+  it('S04 no running pod: a connection waits (bounded), then is refused with a message; one that waits less is served', async () => {
     rig = await StreamsRig.start();
     rig.service('web', { app: 'web' }, [{ port: 80, targetPort: 8080 }]);
-    rig.pod('web-1', { app: 'web' }, { ready: false });
+    rig.pod('web-1', { app: 'web' }, { ready: false, phase: 'Pending' });
     const f = rig.forward({ kind: 'Service', namespace: 'shop', name: 'web', port: 80, localPort: 0 }, { waitForPodMs: 1500 });
     await f.start();
     assert.equal(f.status.phase, 'waiting');
-    assert.match(f.status.reason ?? '', /no ready pod of svc\/web 80/);
+    assert.match(f.status.reason ?? '', /no running pod of svc\/web 80/);
     const refused = await get(f.status.localPort);
     assert.equal(refused.status, 503);
-    assert.match(refused.body, /no ready pod of svc\/web 80 within 2 s: connection refused/);
+    assert.match(refused.body, /no running pod of svc\/web 80 within 2 s: connection refused/);
     assert.equal(f.status.refused, 1);
     const waiting = get(f.status.localPort);
     await until(() => f.status.open === 1, () => 'the second connection waits');

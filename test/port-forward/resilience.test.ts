@@ -98,7 +98,7 @@ describe('port-forward: through frozen connections, wakes and renewed credential
     const held = await heldConnection(f.status.localPort);
     assert.deepEqual(f.resources, { listeners: 1, streams: 1, sockets: 1, timers: 0, watches: 2 });
     const port = f.status.localPort;
-    rig.setReady('web-1', false);
+    rig.setReady('web-1', false, 'shop', 'Failed');
     await until(() => f.status.phase === 'waiting', () => 'waiting');
     const waiter = net.connect({ host: '127.0.0.1', port });
     waiter.on('error', () => undefined);

@@ -77,19 +77,19 @@ export class StreamsRig {
   }
 
   /** A ready pod with labels, declaring `ports`. */
-  pod(name: string, labels: Record<string, string>, opts: { ports?: Array<{ containerPort: number; name?: string }>; ready?: boolean; owner?: KubeObject; namespace?: string; annotations?: Record<string, string> } = {}): KubeObject {
+  pod(name: string, labels: Record<string, string>, opts: { ports?: Array<{ containerPort: number; name?: string }>; ready?: boolean; phase?: string; owner?: KubeObject; namespace?: string; annotations?: Record<string, string> } = {}): KubeObject {
     const ready = opts.ready ?? true;
     const owner = opts.owner ? [{ apiVersion: 'apps/v1', kind: opts.owner.kind, name: opts.owner.metadata.name, uid: opts.owner.metadata.uid, controller: true }] : undefined;
     return this.server.create('pods', {
       metadata: { namespace: opts.namespace ?? 'shop', name, labels, ...(owner ? { ownerReferences: owner } : {}), ...(opts.annotations ? { annotations: opts.annotations } : {}) },
       spec: { containers: [{ name: 'app', image: 'web:1', ports: opts.ports ?? [{ containerPort: 8080, name: 'http' }] }] },
-      status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
+      status: { phase: opts.phase ?? 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] },
     }) as unknown as KubeObject;
   }
 
-  setReady(name: string, ready: boolean, namespace = 'shop'): void {
+  setReady(name: string, ready: boolean, namespace = 'shop', phase = 'Running'): void {
     const pod = this.server.get('pods', namespace, name)!;
-    this.server.update('pods', { ...pod, status: { phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
+    this.server.update('pods', { ...pod, status: { phase, conditions: [{ type: 'Ready', status: ready ? 'True' : 'False' }] } });
   }
 
   service(name: string, selector: Record<string, string> | undefined, ports: Array<{ port: number; targetPort?: number | string; name?: string }>): KubeObject {

@@ -2,13 +2,16 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
 import { systemClock } from '../../src/base';
+import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
+import type { KubeObject } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
-import { PortForward } from '../../src/port-forward';
+import { PortForward, resolveTarget, usablePods } from '../../src/port-forward';
 import { streamRefusalWords, WriteJournal } from '../../src/actions';
 import { ShellSession, StreamRefused } from '../../src/shell';
 import { RowActions, targetOfRow } from '../../src/ui/actions';
-import { REAL_BOUND_MS, until, useControlPlane } from './support';
+import { PROTOCOLS, REAL_BOUND_MS, until, useControlPlane } from './support';
 
 /**
  * Port-forward and exec on a real 1.34 server, as far as one without a kubelet goes: the API
@@ -16,6 +19,8 @@ import { REAL_BOUND_MS, until, useControlPlane } from './support';
  * `pods/portforward` and `pods/exec` is real here; what lies behind it (a stream to a pod) is
  * tested on the local API server (test/port-forward). The pod's status is written by the test
  * (Running and Ready), since no kubelet does.
+ * W14's choice of pod is read here from real pods whose status the test writes through `/status`;
+ * the forward to the chosen pod is on the local API server (test/port-forward/truthful.test.ts).
  */
 describe('[real] port-forward and exec refused by RBAC (kube-apiserver 1.34, no kubelet)', function () {
   this.timeout(120_000);
@@ -113,4 +118,40 @@ describe('[real] port-forward and exec refused by RBAC (kube-apiserver 1.34, no 
       journal.dispose();
     }
   });
+
+  for (const { label, http2 } of PROTOCOLS) {
+    it(`W14 [real] ${label}: a Service's pods as the real server writes their status: a Ready one first, then one Running but not Ready (a failing readiness probe, still usable as kubectl allows), never a Pending one`, async () => {
+      const ns = await plane().setup.namespace();
+      const admin = plane().admin;
+      const podPath = (name: string) => `/api/v1/namespaces/${ns}/pods/${name}`;
+      const createPod = async (name: string, status: object | undefined) => {
+        await admin.post(`/api/v1/namespaces/${ns}/pods`, { apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'web:1', ports: [{ containerPort: 8080, name: 'http' }] }] } });
+        if (status) await admin.put(`${podPath(name)}/status`, { ...(await admin.get(podPath(name))), status });
+      };
+      const running = (ready: boolean) => ({ phase: 'Running', conditions: [{ type: 'Ready', status: ready ? 'True' : 'False', ...(ready ? {} : { reason: 'ContainersNotReady', message: 'containers with unready status: [app]' }) }], containerStatuses: [{ name: 'app', ready, restartCount: 0, image: 'web:1', imageID: '', started: true, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }] });
+      // Created in this order, so the not-ready one is the oldest: only readiness puts the Ready one first.
+      await createPod('web-probe-failing', running(false));
+      await createPod('web-ready', running(true));
+      await createPod('web-pending', undefined);
+      await admin.post(`/api/v1/namespaces/${ns}/services`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 'http' }] } });
+      const kc = new KubeConfig();
+      kc.loadFromString(plane().kubeconfig('admin'));
+      const transport = new KubeConfigTransport(kc, { http2 });
+      try {
+        const spec = { kind: 'Service' as const, namespace: ns, name: 'web', port: 80 };
+        const target = resolveTarget(spec, await transport.getJson<KubeObject>(`/api/v1/namespaces/${ns}/services/web`, {}, AbortSignal.timeout(REAL_BOUND_MS)));
+        assert.ok(typeof target !== 'string', String(target));
+        const choice = async () => {
+          const list = await transport.getJson<{ items: KubeObject[] }>(`/api/v1/namespaces/${ns}/pods`, { labelSelector: 'app=web' }, AbortSignal.timeout(REAL_BOUND_MS));
+          return usablePods(target, { pods: list.items, slices: [] }).map((p) => `${p.pod.metadata.name}${p.ready ? '' : ' (not Ready)'}`);
+        };
+        assert.deepEqual(await choice(), ['web-ready', 'web-probe-failing (not Ready)']);
+        // The Ready pod's probe fails too: both are still usable, the older first; the Pending one never.
+        await admin.put(`${podPath('web-ready')}/status`, { ...(await admin.get(podPath('web-ready'))), status: running(false) });
+        assert.deepEqual(await choice(), ['web-probe-failing (not Ready)', 'web-ready (not Ready)']);
+      } finally {
+        transport.dispose();
+      }
+    });
+  }
 });

@@ -15,13 +15,22 @@ describe('port-forward and shell text: what the view and the terminals say', () 
     assert.equal(row.label, 'svc/web 80 → 127.0.0.1:8080');
     assert.equal(row.description, 'ready · pod web-1 · 2 open · 14 served · 1 cut by a pod switch · 1.2 MB');
     assert.match(row.tooltip, /ready for 61s/);
-    assert.match(row.tooltip, /2 open, 14 served, 1 cut by a pod switch, 0 refused \(no ready pod\), 0 failed/);
+    assert.match(row.tooltip, /2 open, 14 served, 1 cut by a pod switch, 0 refused \(no running pod\), 0 failed/);
     assert.equal(row.contextValue, 'portForward');
-    const waiting = forwardRow('svc/web 80', '', { ...status, phase: 'waiting', reason: 'no ready pod of svc/web 80', pod: undefined }, 0);
+    const waiting = forwardRow('svc/web 80', '', { ...status, phase: 'waiting', reason: 'no running pod of svc/web 80', pod: undefined }, 0);
     assert.equal(waiting.description.split(' · ')[0], 'waiting for a pod');
     assert.equal(bytesText(999), '999 B');
     assert.equal(bytesText(12_345_678), '12 MB');
     assert.equal(browserUrl({ localAddress: '0.0.0.0', localPort: 80 }), 'http://localhost:80/');
+  });
+
+  it('U02 a forward whose pod refuses reads failing in the warning colour, with why and how many failed; a pod Running but not Ready is named so (W14)', () => {
+    const failing = forwardRow('svc/web 80', '', { ...status, phase: 'failing', reason: 'connection refused by pod web-1 port 80', open: 0, served: 0, interrupted: 0, failed: 52 }, 0);
+    assert.equal(failing.description, 'failing: connection refused by pod web-1 port 80 · 0 open · 0 served · 52 failed · 1.2 MB');
+    assert.deepEqual(failing.icon, { id: 'warning', color: 'list.warningForeground' });
+    const notReady = forwardRow('pod/web-1 80', '', { ...status, podReady: false, reason: 'pod web-1 is Running but not Ready' }, 0);
+    assert.match(notReady.description, /^ready · pod web-1 \(not Ready\) · /);
+    assert.match(notReady.tooltip, /- pod: web-1:80 \(Running, not Ready\)/);
   });
 
   it('port choices from a Service, a Pod and a workload; the local port as typed', () => {

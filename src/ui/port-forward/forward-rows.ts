@@ -17,10 +17,11 @@ export interface ForwardRow {
   readonly contextValue: string;
 }
 
-const PHASE_TEXT: Record<ForwardPhase, string> = { starting: 'starting', ready: 'ready', waiting: 'waiting for a pod', reconnecting: 'reconnecting', stopped: 'stopped' };
+const PHASE_TEXT: Record<ForwardPhase, string> = { starting: 'starting', ready: 'ready', failing: 'failing', waiting: 'waiting for a pod', reconnecting: 'reconnecting', stopped: 'stopped' };
 const PHASE_ICON: Record<ForwardPhase, { id: string; color?: string }> = {
   starting: { id: 'loading~spin' },
   ready: { id: 'plug', color: 'testing.iconPassed' },
+  failing: { id: 'warning', color: 'list.warningForeground' },
   waiting: { id: 'watch', color: 'list.warningForeground' },
   reconnecting: { id: 'sync~spin', color: 'list.warningForeground' },
   stopped: { id: 'debug-disconnect', color: 'disabledForeground' },
@@ -50,19 +51,21 @@ export function browserUrl(status: Pick<ForwardStatus, 'localAddress' | 'localPo
 }
 
 export function forwardRow(label: string, context: string, status: ForwardStatus, now: number): ForwardRow {
-  const parts = [PHASE_TEXT[status.phase]];
-  if (status.pod && status.phase === 'ready') parts.push(`pod ${status.pod}`);
+  // A failing forward says why first (`failing: connection refused by pod web-1 port 80`): the row must not read as fine.
+  const parts = [status.phase === 'failing' && status.reason ? `failing: ${status.reason}` : PHASE_TEXT[status.phase]];
+  if (status.pod && status.phase === 'ready') parts.push(`pod ${status.pod}${status.podReady === false ? ' (not Ready)' : ''}`);
   parts.push(`${status.open} open`, `${status.served} served`);
   if (status.interrupted) parts.push(`${status.interrupted} cut by a pod switch`);
   if (status.refused) parts.push(`${status.refused} refused`);
+  if (status.failed) parts.push(`${status.failed} failed`);
   parts.push(bytesText(status.bytesIn + status.bytesOut));
   const lines = [
     `**${label}** → \`${localAddressText(status)}\`${context ? ` · ${context}` : ''}`,
     '',
     `${PHASE_TEXT[status.phase]} for ${humanDuration(now - status.since)}${status.reason ? `: ${status.reason}` : ''}`,
     '',
-    `- pod: ${status.pod ? `${status.pod}:${status.podPort}` : 'none ready'} (${status.switches} switch${status.switches === 1 ? '' : 'es'})`,
-    `- connections: ${status.open} open, ${status.served} served, ${status.interrupted} cut by a pod switch, ${status.refused} refused (no ready pod), ${status.failed} failed`,
+    `- pod: ${status.pod ? `${status.pod}:${status.podPort}${status.podReady === false ? ' (Running, not Ready)' : ''}` : 'none running'} (${status.switches} switch${status.switches === 1 ? '' : 'es'})`,
+    `- connections: ${status.open} open, ${status.served} served, ${status.interrupted} cut by a pod switch, ${status.refused} refused (no running pod), ${status.failed} failed`,
     `- bytes: ${bytesText(status.bytesIn)} in, ${bytesText(status.bytesOut)} out`,
   ];
   if (status.lastError) lines.push(`- last problem: ${status.lastError}`);

@@ -6,6 +6,7 @@ import { isForwardKind, PortForward, PortForwardSet, restoreForwards, restoreMes
 import { browserUrl, localAddressText } from '../../ui/port-forward/forward-rows';
 import { parseLocalPort, portChoicesOf } from '../../ui/port-forward/port-choices';
 import { EntryTransport } from '../pod-logs/entry-transport';
+import { readForwardBindAddress } from '../settings';
 import { PORT_FORWARDS_VIEW_ID, PortForwardView, type ForwardNode } from './port-forward-view';
 
 export const PORT_FORWARD_COMMAND = 'kubeWatch.portForward';
@@ -121,7 +122,7 @@ export function registerPortForwards(manager: PortForwardSource, clock: Clock, s
     const parsed = parseLocalPort(local) as { port?: number; exact: boolean };
     // The number offered (the remote port) is a wish, not a demand: taken, another is chosen and shown.
     const exact = parsed.exact && parsed.port !== port;
-    const spec: ForwardSpec = { kind, namespace: ref.namespace, name: ref.name, port, localPort: parsed.port ?? port, exactLocalPort: exact, address: settings().get<string>('address', '127.0.0.1') };
+    const spec: ForwardSpec = { kind, namespace: ref.namespace, name: ref.name, port, localPort: parsed.port ?? port, exactLocalPort: exact, address: readForwardBindAddress() };
     const id = await vscode.window.withProgress({ location: { viewId: PORT_FORWARDS_VIEW_ID }, title: 'Starting the port-forward' }, () => start(ref.entryId, spec));
     const f = forwards.get(id)!.forward;
     const where = localAddressText(f.status);

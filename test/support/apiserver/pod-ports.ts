@@ -28,6 +28,8 @@ export class PodPorts {
   private readonly servers = new Map<string, Map<number, PortServer>>();
   /** Requests each pod answered (by pod name), for tests. */
   readonly answered = new Map<string, number>();
+  /** How long a pod's server keeps an idle keep-alive connection (Node's default 5 s; nginx's is 75 s): for servers started after it is set. */
+  keepAliveMs = 5000;
 
   /** Opens a TCP connection to `port` of the pod `uid` (named `name`); its server starts on first use. */
   async connect(uid: string, name: string, port: number): Promise<Socket> {
@@ -74,6 +76,7 @@ export class PodPorts {
       res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': String(Buffer.byteLength(body)) });
       res.end(body);
     });
+    server.keepAliveTimeout = this.keepAliveMs;
     server.on('connection', (socket: Socket) => {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));

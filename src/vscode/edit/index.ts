@@ -3,6 +3,7 @@ import { setFieldManager, systemClock, type Clock } from '../../base';
 import type { EditJournal, EditWrite } from '../../edit';
 import type { WriteJournal } from '../../actions';
 import { editWriteLine } from '../../ui/edit/edit-write-line';
+import { restrictedSetting } from '../../ui/trusted-settings';
 import { registerEditCommands } from './edit-commands';
 import { EditDiagnostics } from './edit-diagnostics';
 import { EditDocuments, type EditSource, type OpenEdit } from './edit-documents';
@@ -33,8 +34,7 @@ export function readEditSettings(): EditSettings {
  * the user's own (global) value counts, as for the kubeconfig path.
  */
 export function applyFieldManagerSetting(): string {
-  const c = vscode.workspace.getConfiguration('kubeWatch.edit');
-  const value = vscode.workspace.isTrusted ? c.get<string>('fieldManager', '') : (c.inspect<string>('fieldManager')?.globalValue ?? '');
+  const value = restrictedSetting<unknown>(vscode.workspace.getConfiguration('kubeWatch'), 'edit.fieldManager', '', vscode.workspace.isTrusted);
   return setFieldManager(typeof value === 'string' ? value : undefined);
 }
 

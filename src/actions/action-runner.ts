@@ -5,7 +5,7 @@ import type { ActionPlan, PlannedWrite } from './action-plan';
 import { refusalWords } from './refusal-words';
 import type { WriteJournal } from './write-journal';
 
-/** What running a plan needs: the context's transport, the journal, its access reviews and user. */
+/** What running a plan needs: the transport of the target's origin (never looked up again by entry id), the journal, its access reviews and user. */
 export interface ActionSession {
   readonly transport: Pick<KubeTransport, 'write'>;
   readonly journal: WriteJournal;
@@ -22,6 +22,8 @@ export interface WriteResult {
   readonly words: string;
   /** The HTTP status of a refusal (403, 409, 429, …). */
   readonly code?: number;
+  /** What the refusal was, as thrown (ApiError, TransportError, …): the action flow reads it to tell "moved" from "unreachable". */
+  readonly error?: unknown;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function sendWrite(write: PlannedWrite, plan: Pick<ActionPlan, 'ver
     const words = refusalWords(err, write.access, session.user);
     handle.failed(err, words);
     if (err instanceof ApiError && err.code === 403) session.access?.invalidate(write.access);
-    return { ok: false, words, ...(err instanceof ApiError ? { code: err.code } : {}) };
+    return { ok: false, words, error: err, ...(err instanceof ApiError ? { code: err.code } : {}) };
   }
 }
 

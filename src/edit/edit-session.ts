@@ -309,6 +309,8 @@ export class EditSession {
   /** A failed request in words; a 404 of a save is the object deleted (W03), said so. */
   private refusalOf(err: unknown, text: string, object: unknown): Refusal {
     if (err instanceof ApiError && err.code === 404) return deletedRefusal(this.what, undefined);
+    // The uid in the patch is not the object's: the server says "metadata.uid … field is immutable" (W02).
+    if (err instanceof ApiError && err.code === 422 && err.status.details?.causes?.some((c) => c.field === 'metadata.uid')) return newObjectRefusal(this.what, undefined);
     return refusalOf(err, this.what, text, object, this.isSecret);
   }
 

@@ -110,8 +110,8 @@ function refusalWords(origin: ObjectOrigin, now: ContextSession | undefined): st
   const from = `This object is from ${originPlace(origin.context, origin.server)}`;
   const nowServer = now?.server ?? now?.transport?.server;
   if (!now || now.problem || !now.transport) {
-    const why = now?.problem ? `: ${now.problem.message}` : '';
-    return `${from}, which cannot be reached through the kubeconfig now${why}: nothing was sent, and nothing will be sent to another cluster.`;
+    const why = now?.problem ? ` (${now.problem.message})` : '';
+    return `${from}, which cannot be used now${why}: nothing was sent, and nothing will be sent to another cluster.`;
   }
   if (now.contextName === origin.context) {
     return `${from}; ${originPlace(origin.context, undefined)} now points at ${nowServer ? `server ${nowServer}` : 'another cluster'}${now.fingerprint?.cluster === origin.fingerprint.cluster ? ' with other credentials' : ''}: nothing was sent.`;

@@ -105,7 +105,7 @@ describe('actions: the flow of an action, with a fake dialog port', () => {
   });
 
   it('W01: the origin no longer resolves when the action starts: nothing is asked', async () => {
-    refused = 'This object is from context "staging" (server https://staging.example:6443), which cannot be reached through the kubeconfig now: nothing was sent, and nothing will be sent to another cluster.';
+    refused = 'This object is from context "staging" (server https://staging.example:6443), which cannot be used now: nothing was sent, and nothing will be sent to another cluster.';
     await runActionFlow('scale', pinned(deployment('10', 2)), deps());
     assert.deepEqual(said, [`warning: Scale Deployment shop/web: ${refused}`]);
     assert.deepEqual(sent, []);

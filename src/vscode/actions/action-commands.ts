@@ -107,6 +107,13 @@ export function registerActions(manager: ActionSource & JournalWatchSource, log:
       void vscode.window.showWarningMessage(`${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} is no longer in the watched cache${target ? ' (its context has no connection now)' : ''}.`);
       return undefined;
     }
+    // A tree row carries the object it showed: when the watch now has another object under that name (re-created, or the
+    // current context switched before the tree redrew), the row's object is not the one the action would act on.
+    const shown = (arg as { object?: { metadata?: { uid?: string } } } | undefined)?.object?.metadata?.uid;
+    if (shown && target.object.metadata.uid && shown !== target.object.metadata.uid) {
+      void vscode.window.showWarningMessage(`${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}: the row showed another object than the watch has now (context "${origin.context}"): nothing was done. Pick it again once the view has redrawn.`);
+      return undefined;
+    }
     return { pinned: { target, origin }, entryId: ref.entryId };
   };
 

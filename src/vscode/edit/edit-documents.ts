@@ -186,7 +186,8 @@ export class EditDocuments implements vscode.Disposable {
     this.stateChanged.fire(edit);
   }
 
-  private noteLive(edit: OpenEdit, obj: KubeObject | undefined, why?: string, gone: 'deleted' | 'unwatched' = why?.startsWith('deleted') === false ? 'unwatched' : 'deleted'): void {
+  /** `why` of a missing object: 'deleted on the server' (a watch's delete: a save is never sent), else it is merely unwatched. */
+  private noteLive(edit: OpenEdit, obj: KubeObject | undefined, why?: string, gone: 'deleted' | 'unwatched' = why === undefined || why.startsWith('deleted') ? 'deleted' : 'unwatched'): void {
     if (obj) {
       const current = edit.session.live;
       const incoming = numericRv(obj.metadata.resourceVersion);

@@ -164,7 +164,7 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
       assert.equal(out.kind, 'refused');
       assert.equal(
         out.kind === 'refused' && out.refusal.message,
-        `The server refused to change ConfigMap ${ns}/web: configmaps "web" is forbidden: User "reader" cannot update resource "configmaps" in API group "" in the namespace "${ns}". Nothing was saved; your edit is kept.`,
+        `The server refused to change ConfigMap ${ns}/web: configmaps "web" is forbidden: User "reader" cannot patch resource "configmaps" in API group "" in the namespace "${ns}". Nothing was saved; your edit is kept.`,
       );
       assert.equal(((await p.admin.get(cmPath(ns, 'web'))).data as Record<string, string>).LOG_LEVEL, 'info');
     });

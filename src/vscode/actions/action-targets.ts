@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ActionDefinition, ActionTarget } from '../../actions';
 import type { AccessReviewCache } from '../../cluster/access-review';
-import type { KubeTransport } from '../../informer';
 import type { KubeObject } from '../../informer';
 import type { ObjectOrigin, OriginResolution, WatchEntry } from '../../manager';
 import { targetOfRow } from '../../ui/actions';
@@ -11,7 +10,6 @@ import { parseObjectUri } from '../object-documents';
 export interface ActionSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
-  transportOf(id: string): KubeTransport | undefined;
   accessReviewsOf(id: string): AccessReviewCache | undefined;
   userOf(id: string): string | undefined;
   /** Where an object read now from an entry comes from: an action's writes go there or nowhere. */

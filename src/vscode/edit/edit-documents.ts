@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Clock, Disposable as EngineDisposable } from '../../base';
 import { EditSession, type EditJournal, type EditWrite } from '../../edit';
-import type { KubeObject, KubeTransport } from '../../informer';
+import type { KubeObject } from '../../informer';
 import { sameCluster, type EntryHandler, type ObjectOrigin, type ObjectsRemoved, type OriginResolution, type WatchEntry } from '../../manager';
 import type { ObjectRef } from '../object-documents';
 import { EditRefs, editKey } from './edit-uri';
@@ -11,7 +11,6 @@ export interface EditSource {
   entry(id: string): WatchEntry | undefined;
   addHandler(handler: EntryHandler): EngineDisposable;
   onObjectsRemoved(listener: (removed: ObjectsRemoved) => void): EngineDisposable;
-  transportOf(id: string): KubeTransport | undefined;
   /** Where an object read now from an entry comes from (its writes go there or nowhere). */
   originOf(id: string, object?: KubeObject): ObjectOrigin | undefined;
   resolveOrigin(origin: ObjectOrigin): OriginResolution;

@@ -5,7 +5,7 @@ import type { ActionPlan, PlannedOn, PlannedWrite } from './action-plan';
 import { refusalWords } from './refusal-words';
 import type { WriteJournal } from './write-journal';
 
-/** What running a plan needs: the context's transport, the journal, its access reviews and user. */
+/** What running a plan needs: the transport of the target's origin (never looked up again by entry id), the journal, its access reviews and user. */
 export interface ActionSession {
   /** Writes; reads too when it can (`getJson`), to say how an object moved when a precondition refused a write. */
   readonly transport: Pick<KubeTransport, 'write'> & Partial<Pick<KubeTransport, 'getJson'>>;
@@ -29,6 +29,8 @@ export interface WriteResult {
    * nothing was written, and the plan must be made again and shown again.
    */
   readonly moved?: boolean;
+  /** What the refusal was, as thrown (ApiError, TransportError, …): the action flow reads it to tell "moved" from "unreachable". */
+  readonly error?: unknown;
 }
 
 /**
@@ -49,7 +51,7 @@ export async function sendWrite(write: PlannedWrite, plan: Pick<ActionPlan, 'ver
     const words = movement?.words ?? refusalWords(err, write.access, session.user);
     handle.failed(err, words);
     if (err instanceof ApiError && err.code === 403) session.access?.invalidate(write.access);
-    return { ok: false, words, ...(err instanceof ApiError ? { code: err.code } : {}), ...(movement ? { moved: movement.moved } : {}) };
+    return { ok: false, words, error: err, ...(err instanceof ApiError ? { code: err.code } : {}), ...(movement ? { moved: movement.moved } : {}) };
   }
 }
 

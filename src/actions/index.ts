@@ -4,6 +4,8 @@
  * until the watch shows it, and the words of a refusal.
  */
 export * from './action-catalog';
+export * from './action-flow';
+export * from './action-flow-words';
 export * from './action-plan';
 export * from './action-runner';
 export * from './action-target';

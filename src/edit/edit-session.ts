@@ -1,39 +1,52 @@
 import { ApiError, fieldManager } from '../base';
-import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type ResourceType } from '../informer';
+import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type ResourceType, type WriteRequest } from '../informer';
+import { isOriginRefusal, type ObjectOrigin, type OriginResolution } from '../manager/object-origin';
 import { identityOf, parseBuffer, type BufferProblem, type EditedIdentity } from './buffer-problems';
 import { editableText, objectToSave, type EditableOptions } from './editable-object';
 import { objectMergeShape } from './merge-keys/object-merge-shape';
 import type { MergeShape } from './merge-keys/merge-shape';
 import { pathText, type FieldPath } from './field-path';
+import { objectToCreate, saveRequest } from './merge-patch';
+import { OriginRefused } from './origin-refused';
 import { refusalOf, type Refusal } from './refusal';
 import { changedBy, serverChange, type ServerChange } from './server-change';
 import { changedPaths, sameValue, threeWayMerge, type MergeConflict } from './three-way-merge';
+import { deletedRefusal, newObjectRefusal, wrongClusterRefusal } from './write-refusals';
 
 /**
  * One object being edited: the version the edit started from (`base`), the live object as the
  * watch delivers it, and the save. Invariants:
  * - `base` moves only when the buffer is rendered anew from the live object (opened, reverted,
  *   reloaded after a save) or when a rebase or merge makes the buffer stand on a newer version;
- * - a save never overwrites a change it did not see: it updates with `base`'s resourceVersion
- *   (optimistic concurrency), or, when the object moved on, merges three ways and updates with
+ * - a save never overwrites a change it did not see: it patches with `base`'s resourceVersion
+ *   (optimistic concurrency), or, when the object moved on, merges three ways and patches with
  *   the live resourceVersion; overlapping changes are handed back as a conflict, unsent;
+ * - a save is a JSON merge patch carrying the resourceVersion and the uid (merge-patch.ts): it
+ *   can never create the object again, nor land on another object under the same name;
+ * - every request goes through the origin's connection (the cluster the object was read from),
+ *   resolved anew for each request; when it no longer resolves, nothing is sent (W01);
+ * - nothing is sent once the watch showed the object deleted (W03) or another uid under its
+ *   name, and that uid is checked again at every re-read (W04);
  * - nothing is sent for a buffer with problems;
  * - nothing here retries a write by itself, but a 409 at save takes the merge path once, with
- *   the object read again.
+ *   the object read again; nothing is queued to be sent later (W16).
  */
 
-/** Where the object is: its type and name, and the transport of its context now. */
+/** Where the object is: its type and name, where it was read, and how to reach that cluster now. */
 export interface EditTarget {
   type: ResourceType;
   /** '' for a cluster-scoped object. */
   namespace: string;
   name: string;
-  transport(): KubeTransport | undefined;
+  /** Where the object was read (context, server, user, uid): its writes go there or nowhere. */
+  readonly origin: ObjectOrigin;
+  /** The origin's connection now, or why there is none (WatchManager.resolveOrigin). */
+  connect(origin: ObjectOrigin): OriginResolution;
 }
 
 /** A write the edit made, for the watch log and the tree's pending marks (the write journal's hook). */
 export interface EditWrite {
-  verb: 'update' | 'apply';
+  verb: 'update' | 'apply' | 'create';
   target: EditTarget;
   dryRun: boolean;
   /** The resourceVersion the server answered with; undefined when it refused or did not answer. */
@@ -83,6 +96,8 @@ export class EditSession {
   private liveObject: KubeObject | undefined;
   private liveAt = 0;
   private liveWithManagers: KubeObject | undefined;
+  /** When the watch showed the object deleted (W03); undefined while it exists or is merely unwatched. */
+  private deletedAt: number | undefined;
   readonly identity: EditedIdentity;
 
   constructor(
@@ -146,10 +161,22 @@ export class EditSession {
     this.revealedSecrets = revealed;
   }
 
-  /** The watch delivered a version of the object (undefined: it is gone); `at` when it arrived. */
-  noteLive(obj: KubeObject | undefined, at = this.now()): void {
+  /**
+   * The watch delivered a version of the object, or none: `'deleted'` (the default) when it showed
+   * the object deleted (a save is never sent then, W03), `'unwatched'` when its watch stopped or
+   * moved to another cluster (a save may still go to the origin, where a missing object is a 404).
+   * `at`: when it arrived.
+   */
+  noteLive(obj: KubeObject | undefined, at = this.now(), gone: 'deleted' | 'unwatched' = 'deleted'): void {
     if (obj?.metadata.resourceVersion !== this.liveObject?.metadata.resourceVersion) this.liveAt = at;
     this.liveObject = obj && withoutManagedFields(obj);
+    if (obj) this.deletedAt = undefined;
+    else if (gone === 'deleted') this.deletedAt ??= at;
+  }
+
+  /** When the watch showed the object deleted, if it did (and it was not created again since). */
+  get deletedSince(): number | undefined {
+    return this.deletedAt;
   }
 
   /** The live object as the server has it, managedFields included (read for the notice's manager). */
@@ -202,8 +229,8 @@ export class EditSession {
   async save(text: string, signal: AbortSignal): Promise<SaveOutcome> {
     const ours = this.objectOf(text);
     if ('problems' in ours) return { kind: 'problems', problems: ours.problems };
-    const recreated = this.recreated();
-    if (recreated) return { kind: 'refused', refusal: recreated };
+    const unsendable = this.unsendable();
+    if (unsendable) return { kind: 'refused', refusal: unsendable };
     if (sameValue(strip(ours.object), strip(this.baseObject)) && this.liveObject?.metadata.resourceVersion === this.baseObject.metadata.resourceVersion) {
       return { kind: 'saved', object: this.baseObject, unchanged: true };
     }
@@ -218,10 +245,10 @@ export class EditSession {
         body = m.merged as KubeObject;
         rebased = { fields: m.theirsChanged.filter((p) => p[0] !== 'metadata' || (p[1] !== 'resourceVersion' && p[1] !== 'managedFields' && p[1] !== 'generation')) };
       }
-      const sent = { ...body, metadata: { ...body.metadata, resourceVersion: live.metadata.resourceVersion, managedFields: undefined } };
+      const request = saveRequest(this.path, live, body, this.baseObject.metadata.uid, fieldManager());
       const summary = changedPaths(strip(this.baseObject), strip(ours.object), this.mergeShape()).slice(0, 3).map(pathText).join(', ');
       try {
-        const saved = await this.write<KubeObject>('update', { method: 'PUT', path: this.path, query: { fieldManager: fieldManager() }, body: JSON.stringify(sent) }, signal, summary);
+        const saved = await this.write<KubeObject>('update', request, signal, summary);
         if (rebased) rebased.manager = changedBy(saved, rebased.fields);
         this.baseObject = withoutManagedFields(saved);
         if (!this.liveObject || newer(this.baseObject, this.liveObject)) this.liveObject = this.baseObject;
@@ -230,43 +257,88 @@ export class EditSession {
         if (err instanceof ApiError && err.code === 409 && err.reason === 'Conflict' && attempt === 0) {
           // The object moved on between the watch and the server: read it, and take the merge path.
           const fresh = await this.read(signal).catch((e: unknown) => e);
-          if (fresh instanceof Error || fresh === undefined) return { kind: 'refused', refusal: refusalOf(fresh ?? err, this.what, text, ours.object, this.isSecret) };
+          if (fresh instanceof Error || fresh === undefined) return { kind: 'refused', refusal: this.refusalOf(fresh ?? err, text, ours.object) };
           this.noteLive(fresh as KubeObject);
+          // The re-read is checked as the first read was: another uid is another object (W04).
+          const again = this.unsendable();
+          if (again) return { kind: 'refused', refusal: again };
           live = this.liveObject ?? withoutManagedFields(fresh as KubeObject);
           continue;
         }
-        return { kind: 'refused', refusal: refusalOf(err, this.what, text, ours.object, this.isSecret) };
+        return { kind: 'refused', refusal: this.refusalOf(err, text, ours.object) };
       }
     }
   }
 
-  /** The object was deleted and created again while edited (another uid): an edit of the old one is not saved onto the new one. */
+  /** The object was deleted and created again while edited (another uid): an edit of the old one is not saved onto the new one (W04). */
   recreated(): Refusal | undefined {
     const was = this.baseObject.metadata.uid;
     const now = this.liveObject?.metadata.uid;
     if (!was || !now || was === now) return undefined;
-    return {
-      message: `${this.what} was deleted and created again on the server while you edited it: nothing was saved. Your edit is kept; Save As… keeps it in a file, Revert File opens the new object.`,
-      problems: [],
-      unreachable: false,
-      gone: true,
-      code: 0,
-    };
+    return newObjectRefusal(this.what, this.liveObject?.metadata.creationTimestamp);
   }
 
-  /** GET of the object as the server has it now (managedFields included). */
+  /** Why nothing may be sent for this object now: its cluster moved (W01), it was deleted (W03), or re-created (W04). */
+  unsendable(): Refusal | undefined {
+    const connection = this.target.connect(this.target.origin);
+    if (isOriginRefusal(connection)) return wrongClusterRefusal(connection.refused);
+    if (this.deletedAt !== undefined && !this.liveObject) return deletedRefusal(this.what, this.deletedAt);
+    return this.recreated();
+  }
+
+  /**
+   * Save As New Object…: creates the object from the buffer (a POST without uid and
+   * resourceVersion) on the origin's cluster, after the user confirmed it; the buffer then stands
+   * on the created object. The one way an edit brings a deleted object back (W03).
+   */
+  async createAsNew(text: string, signal: AbortSignal): Promise<SaveOutcome> {
+    const ours = this.objectOf(text);
+    if ('problems' in ours) return { kind: 'problems', problems: ours.problems };
+    const body = objectToCreate(ours.object);
+    const request: WriteRequest = { method: 'POST', path: collectionPath(this.target.type, this.target.namespace || undefined), query: { fieldManager: fieldManager() }, body: JSON.stringify(body) };
+    try {
+      const created = await this.write<KubeObject>('create', request, signal, 'created from the edit');
+      this.baseObject = withoutManagedFields(created);
+      this.liveObject = this.baseObject;
+      this.deletedAt = undefined;
+      return { kind: 'saved', object: this.baseObject, unchanged: false };
+    } catch (err) {
+      return { kind: 'refused', refusal: this.refusalOf(err, text, ours.object) };
+    }
+  }
+
+  /** A failed request in words; a 404 of a save is the object deleted (W03), said so. */
+  private refusalOf(err: unknown, text: string, object: unknown): Refusal {
+    if (err instanceof ApiError && err.code === 404) return deletedRefusal(this.what, undefined);
+    // The uid in the patch is not the object's: the server says "metadata.uid … field is immutable" (W02).
+    if (err instanceof ApiError && err.code === 422 && err.status.details?.causes?.some((c) => c.field === 'metadata.uid')) return newObjectRefusal(this.what, undefined);
+    return refusalOf(err, this.what, text, object, this.isSecret);
+  }
+
+  /** The origin's transport now, or an OriginRefused (W01). */
+  private transport(): KubeTransport {
+    const connection = this.target.connect(this.target.origin);
+    if (isOriginRefusal(connection)) throw new OriginRefused(connection.refused);
+    return connection.transport;
+  }
+
+  /** GET of the object as the server has it now (managedFields included), on the origin's cluster. */
   async read(signal: AbortSignal): Promise<KubeObject> {
-    const transport = this.target.transport();
-    if (!transport) throw new Error(`no connection to the cluster of ${this.what}`);
-    return transport.getJson<KubeObject>(this.path, {}, signal);
+    return this.transport().getJson<KubeObject>(this.path, {}, signal);
   }
 
-  /** One write through the context's transport, reported to `onWrite` whatever its outcome. */
-  async write<T extends KubeObject>(verb: EditWrite['verb'], request: Parameters<NonNullable<KubeTransport['write']>>[0], signal: AbortSignal, summary = ''): Promise<T> {
-    const transport = this.target.transport();
+  /** One write through the origin's connection, reported to `onWrite` whatever its outcome. */
+  async write<T extends KubeObject>(verb: EditWrite['verb'], request: WriteRequest, signal: AbortSignal, summary = ''): Promise<T> {
     const dryRun = request.query?.dryRun === 'All';
+    let transport: KubeTransport | undefined;
+    try {
+      transport = this.transport();
+    } catch (err) {
+      this.options.onWrite?.({ verb, target: this.target, dryRun, result: err instanceof Error ? err.message : String(err) });
+      throw err;
+    }
     const handle = this.options.journal?.begin({ verb, target: this.target, dryRun, summary });
-    if (!transport?.write) {
+    if (!transport.write) {
       const err = new Error(`no connection to the cluster of ${this.what}`);
       handle?.failed(err, err.message);
       this.options.onWrite?.({ verb, target: this.target, dryRun, result: err.message });

@@ -1,5 +1,6 @@
 import { ApiError, TransportError, AbortedError, describeError } from '../base';
 import type { BufferProblem } from './buffer-problems';
+import { OriginRefused } from './origin-refused';
 import { pathText, resolveFieldPath, valueAt, type PathSegment } from './field-path';
 import { yamlLocations } from './yaml-locations';
 
@@ -63,6 +64,7 @@ function refineToValue(path: PathSegment[], object: unknown, message: string | u
 
 /** The words for a write that failed (see the file comment). `what`: "ConfigMap shop/web". */
 export function refusalOf(err: unknown, what: string, text: string, object: unknown, secret: boolean): Refusal {
+  if (err instanceof OriginRefused) return { message: `${err.message} Your edit is kept; Save As… keeps it in a file.`, problems: [], unreachable: false, gone: false, code: 0 };
   if (err instanceof ApiError) {
     const problems = causeProblems(err, text, object, secret);
     const said = secret ? `${err.code} ${err.reason}` : describeError(err);

@@ -22,6 +22,8 @@ export interface ContextSession {
   readonly spec: string;
   /** The context the spec resolved to; "" when unknown. */
   readonly contextName: string;
+  /** The server URL of the context's cluster, as the kubeconfig names it (never a credential). */
+  readonly server?: string;
   readonly transport?: SwitchableTransport;
   /**
    * What the context's user may do (SelfSubjectAccessReviews through its transport), one cache per
@@ -42,6 +44,8 @@ export interface ContextSession {
    * the last good configuration, and entries show this.
    */
   reloadProblem?: string;
+  /** Set once the session is retired or dropped: nothing may be sent through it any more. */
+  retired?: boolean;
 }
 
 /** What the session set asks of the manager when a session's life changes. */
@@ -102,6 +106,7 @@ export class SessionSet {
   async dropUnconfigured(specs: readonly string[]): Promise<void> {
     for (const [spec, session] of [...this.sessions]) {
       if (specs.includes(spec)) continue;
+      session.retired = true;
       await this.hooks.dropped(session, 'context no longer configured');
       session.access?.dispose();
       session.transport?.dispose();
@@ -158,7 +163,8 @@ export class SessionSet {
       const streamingListMemory = new StreamingListMemory(this.o.clock);
       const access = new AccessReviewCache(transport, { clock: this.o.clock });
       const namespace = contextNamespace(files.kc, selected.contextName);
-      this.install(spec, { spec, contextName: selected.contextName, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint });
+      const server = selected.kc.getCurrentCluster()?.server;
+      this.install(spec, { spec, contextName: selected.contextName, server, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint });
     } catch (err) {
       this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }
@@ -167,6 +173,7 @@ export class SessionSet {
   /** Disposes every session's transport (everything on them stopped already) and the credential providers. */
   disposeAll(): void {
     for (const session of this.sessions.values()) {
+      session.retired = true;
       session.access?.dispose();
       session.transport?.dispose();
     }
@@ -176,6 +183,7 @@ export class SessionSet {
 
   /** Stops everything on a session, then disposes its transport. */
   private async retire(session: ContextSession, reason: string): Promise<void> {
+    session.retired = true;
     await this.hooks.retire(session, reason);
     session.access?.dispose();
     session.transport?.dispose();

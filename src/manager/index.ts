@@ -1,6 +1,7 @@
 /** The watch manager's public surface: configuration in, informers and their states out. No `vscode` import. */
 export * from './ad-hoc-watch';
 export * from './kubeconfig-file-watcher';
+export * from './object-origin';
 export * from '../connection/transport/transport-factory';
 export * from './watch-config';
 export * from './watch-entry';

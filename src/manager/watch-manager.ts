@@ -13,6 +13,7 @@ import { errorLine } from './labels';
 import type { WatchManagerOptions } from './manager-options';
 import { OperationQueue } from './operation-queue';
 import { SlotReconciler } from './slot-reconciler';
+import { originOf, resolveOrigin, type ObjectOrigin, type OriginResolution } from './object-origin';
 import { normalizeConfig, type WatchConfig } from './watch-config';
 import type { EntriesChange, EntryHandler, ObjectsRemoved, WatchEntry } from './watch-entry';
 
@@ -194,6 +195,26 @@ export class WatchManager implements Disposable {
    */
   accessReviewsOf(id: string): AccessReviewCache | undefined {
     return this.slots.find(id)?.slot.session.access;
+  }
+
+  /**
+   * Where `object` (read now from entry `id`'s watch) comes from: context, server, user, cluster
+   * and user digests, the session, its uid and resourceVersion. Take it where the object is read
+   * (shown, opened for editing, targeted by an action) and write through `resolveOrigin`, never
+   * through `transportOf` again; undefined when the entry or its session is not usable.
+   */
+  originOf(id: string, object?: KubeObject): ObjectOrigin | undefined {
+    const session = this.slots.find(id)?.slot.session;
+    return session && originOf(session, object);
+  }
+
+  /**
+   * The connection a write of `origin` goes through now: its own session, or a live one on the
+   * same context, cluster and user; else a refusal in words (the current context moved to another
+   * cluster): never another cluster's connection. Resolve it for each request.
+   */
+  resolveOrigin(origin: ObjectOrigin): OriginResolution {
+    return resolveOrigin(origin, this.sessions.values());
   }
 
   /** The kubeconfig user of an entry's context (for the write journal); undefined when unknown. */

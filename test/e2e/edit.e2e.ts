@@ -129,8 +129,8 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
     const rv = cluster.server.get('configmaps', NS, CM)!.metadata.resourceVersion;
     await doc.waitForStatus('the save confirmed by the watch', (t) => t === `Saved: rv ${rv}, confirmed by the watch`);
     await poll('the tab saved', () => doc.isDirty(), (d) => !d, { timeoutMs: 15_000 });
-    const puts = cluster.server.requests.filter((r) => r.method === 'PUT' && r.name === CM);
-    assert.deepEqual(puts.map((r) => [r.status, r.query.fieldManager]), [[200, 'kube-watch']], 'one update, as the field manager kube-watch');
+    const saves = cluster.server.requests.filter((r) => (r.method === 'PUT' || r.method === 'PATCH') && r.name === CM);
+    assert.deepEqual(saves.map((r) => [r.method, r.status, r.query.fieldManager]), [['PATCH', 200, 'kube-watch']], 'one update (a merge patch: it cannot create), as the field manager kube-watch');
     await shoot('a01-edit-saved');
   });
 

@@ -4,6 +4,7 @@ import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-t
 import { EditSession, applyEdit, conflictLines, previewApply, type EditWrite } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
 import { FakeApiServer } from '../support/apiserver';
+import { pinnedTo } from '../support/pinned-origin';
 
 const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
 const SECRETS: ResourceType = { group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true };
@@ -25,18 +26,21 @@ describe('edit: saving an edit through the transport (local API server)', () => 
   });
 
   const signal = () => new AbortController().signal;
+  let pin: ReturnType<typeof pinnedTo>;
   const open = (type: ResourceType, name: string, hideServerFields = true) => {
     const obj = server.get(type.resource, 'shop', name) as unknown as KubeObject;
-    return new EditSession({ type, namespace: 'shop', name, transport: () => transport }, obj, { hideServerFields, onWrite: (w) => writes.push(w) });
+    pin = pinnedTo(transport);
+    return new EditSession({ type, namespace: 'shop', name, ...pin }, obj, { hideServerFields, onWrite: (w) => writes.push(w) });
   };
   const liveOf = (name: string, resource = 'configmaps') => server.get(resource, 'shop', name) as unknown as KubeObject;
-  const puts = () => server.requests.filter((r) => r.method === 'PUT').map((r) => r.status);
+  /** The statuses of the saves (a save is a PATCH, never a PUT: it cannot create). */
+  const puts = () => server.requests.filter((r) => r.method === 'PUT' || r.method === 'PATCH').map((r) => r.status);
 
   beforeEach(() => {
     server.create('configmaps', { metadata: { name: 'web', namespace: 'shop', labels: { app: 'web' } }, data: { LOG_LEVEL: 'info', REVISION: '1' } });
   });
 
-  it('shows the object without status, managedFields and server metadata; saving sends an update with the resourceVersion it started from', async () => {
+  it('shows the object without status, managedFields and server metadata; saving sends a merge patch of what changed with the resourceVersion it started from and the uid', async () => {
     const session = open(CONFIGMAPS, 'web');
     const text = session.render();
     assert.equal(text, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: web\n  namespace: shop\n  labels:\n    app: web\ndata:\n  LOG_LEVEL: info\n  REVISION: \'1\'\n');
@@ -44,8 +48,12 @@ describe('edit: saving an edit through the transport (local API server)', () => 
     const out = await session.save(text.replace('LOG_LEVEL: info', 'LOG_LEVEL: debug'), signal());
     assert.equal(out.kind, 'saved');
     assert.deepEqual(liveOf('web').data, { LOG_LEVEL: 'debug', REVISION: '1' });
-    const put = server.requests.find((r) => r.method === 'PUT');
+    const put = server.requests.find((r) => r.method === 'PATCH');
     assert.equal(put?.query.fieldManager, 'kube-watch');
+    assert.equal(server.requests.some((r) => r.method === 'PUT'), false, 'never a PUT (a PUT may create)');
+    assert.deepEqual(pin.sent.map((r) => [r.method, r.contentType, JSON.parse(r.body ?? '')]), [
+      ['PATCH', 'application/merge-patch+json', { data: { LOG_LEVEL: 'debug' }, metadata: { resourceVersion: startedAt, uid: liveOf('web').metadata.uid } }],
+    ]);
     assert.notEqual(session.base.metadata.resourceVersion, startedAt, 'the saved version is the new base');
     assert.deepEqual(writes.map((w) => [w.verb, w.result, w.resourceVersion]), [['update', 'ok', liveOf('web').metadata.resourceVersion]]);
   });
@@ -93,7 +101,7 @@ describe('edit: saving an edit through the transport (local API server)', () => 
     const out = await session.save(text.replace('LOG_LEVEL: info', 'LOG_LEVEL: debug'), signal());
     assert.equal(out.kind, 'saved');
     assert.deepEqual(liveOf('web').data, { LOG_LEVEL: 'debug', REVISION: '2' });
-    assert.deepEqual(server.requests.filter((r) => r.method !== 'GET' || r.verb === 'get').map((r) => `${r.method} ${r.status}`), ['PUT 409', 'GET 200', 'PUT 200']);
+    assert.deepEqual(server.requests.filter((r) => r.method !== 'GET' || r.verb === 'get').map((r) => `${r.method} ${r.status}`), ['PATCH 409', 'GET 200', 'PATCH 200']);
   });
 
   it('bad input never reaches the server: a YAML error, a renamed object, another kind', async () => {

@@ -4,6 +4,7 @@ import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-t
 import { EditSession, applyEdit, previewApply, type ApplyPreview } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
 import { PROTOCOLS, isStatus, useControlPlane, type ControlPlane } from './support';
+import { pinnedTo } from '../support/pinned-origin';
 
 const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
 const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
@@ -37,7 +38,7 @@ describe('[real] server-side apply of an edit: the intent only (kube-apiserver 1
     const transport = new KubeConfigTransport(kc, { http2 });
     transports.push(transport);
     const obj = await transport.getJson<KubeObject>(path, {}, signal());
-    return new EditSession({ type, namespace: ns, name: 'web', transport: () => transport }, obj, { hideServerFields: true });
+    return new EditSession({ type, namespace: ns, name: 'web', ...pinnedTo(transport) }, obj, { hideServerFields: true });
   };
   const previewed = (preview: ApplyPreview) => {
     assert.equal(preview.kind, 'preview', JSON.stringify(preview));

@@ -3,6 +3,7 @@ import { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { EditSession, applyEdit, conflictLines, previewApply, type EditWrite } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
+import { pinnedTo } from '../support/pinned-origin';
 import { PROTOCOLS, useControlPlane, type ControlPlane } from './support';
 
 const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
@@ -38,7 +39,7 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
   const open = async (transport: KubeConfigTransport, type: ResourceType, ns: string, name: string, writes: EditWrite[] = []) => {
     const path = type.group ? `/apis/${type.group}/${type.version}/namespaces/${ns}/${type.resource}/${name}` : `/api/v1/namespaces/${ns}/${type.resource}/${name}`;
     const obj = await transport.getJson<KubeObject>(path, {}, signal());
-    return new EditSession({ type, namespace: ns, name, transport: () => transport }, obj, { hideServerFields: true, onWrite: (w) => writes.push(w) });
+    return new EditSession({ type, namespace: ns, name, ...pinnedTo(transport) }, obj, { hideServerFields: true, onWrite: (w) => writes.push(w) });
   };
 
   for (const { label, http2 } of PROTOCOLS) {
@@ -83,7 +84,7 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
       assert.deepEqual(writes.map((w) => `${w.verb}${w.dryRun ? ' (dry run)' : ''}: ${w.result}`), ['apply (dry run): ok', 'apply (dry run): 409 Conflict', 'apply (dry run): 409 Conflict', 'apply (dry run): ok', 'apply: ok']);
     });
 
-    it(`[real] ${label}: saving an edit: an update with the resourceVersion it started from; another manager's change rebased onto and named; an overlap written nowhere; a 409 read again`, async () => {
+    it(`[real] ${label}: saving an edit: a merge patch with the resourceVersion it started from; another manager's change rebased onto and named; an overlap written nowhere; a 409 read again`, async () => {
       const p = plane();
       const ns = await p.setup.namespace();
       await p.admin.post(`/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: 'web' }, data: { LOG_LEVEL: 'info', REVISION: '1' } });
@@ -166,7 +167,7 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
       assert.equal(out.kind, 'refused');
       assert.equal(
         out.kind === 'refused' && out.refusal.message,
-        `The server refused to change ConfigMap ${ns}/web: configmaps "web" is forbidden: User "reader" cannot update resource "configmaps" in API group "" in the namespace "${ns}". Nothing was saved; your edit is kept.`,
+        `The server refused to change ConfigMap ${ns}/web: configmaps "web" is forbidden: User "reader" cannot patch resource "configmaps" in API group "" in the namespace "${ns}". Nothing was saved; your edit is kept.`,
       );
       assert.equal(((await p.admin.get(cmPath(ns, 'web'))).data as Record<string, string>).LOG_LEVEL, 'info');
     });

@@ -8,6 +8,7 @@ import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-t
 import { EditSession, type EditWrite } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
 import { PROTOCOLS, uniqueName, useControlPlane, type ControlPlane } from './support';
+import { pinnedTo } from '../support/pinned-origin';
 
 const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 const TABLE_FILE = path.join(import.meta.dirname, '..', '..', 'src', 'edit', 'merge-keys', 'builtin-merge-keys.ts');
@@ -56,7 +57,7 @@ describe('[real] the three-way merge by merge keys (kube-apiserver 1.34)', funct
     });
     const transport = transportOf(p, http2);
     const obj = await transport.getJson<KubeObject>(deploymentPath(ns), {}, signal());
-    const session = new EditSession({ type: DEPLOYMENTS, namespace: ns, name: 'web', transport: () => transport }, obj, { hideServerFields: true, onWrite: (w) => writes.push(w) });
+    const session = new EditSession({ type: DEPLOYMENTS, namespace: ns, name: 'web', ...pinnedTo(transport) }, obj, { hideServerFields: true, onWrite: (w) => writes.push(w) });
     return { ns, session };
   };
   /** The buffer after the user changed the pod template (`change` edits the parsed YAML, as typing would). */
@@ -182,7 +183,7 @@ describe('[real] the three-way merge by merge keys (kube-apiserver 1.34)', funct
       const transport = transportOf(p, http2);
       const crd = await transport.getJson<KubeObject>(`/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crdName}`, {}, signal());
       const type: ResourceType = { group, version: 'v1', resource: 'routes', kind: 'Route', namespaced: true };
-      const session = new EditSession({ type, namespace: ns, name: 'r', transport: () => transport }, await transport.getJson<KubeObject>(routePath, {}, signal()), { hideServerFields: true, customResourceDefinition: () => crd });
+      const session = new EditSession({ type, namespace: ns, name: 'r', ...pinnedTo(transport) }, await transport.getJson<KubeObject>(routePath, {}, signal()), { hideServerFields: true, customResourceDefinition: () => crd });
 
       const doc = load(session.render()) as { spec: { backends: unknown[]; rules: string[] } };
       doc.spec.backends.unshift({ host: 'b', port: 80, weight: 1 });

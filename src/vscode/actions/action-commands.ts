@@ -2,35 +2,22 @@ import * as vscode from 'vscode';
 import { systemClock, type Clock } from '../../base';
 import {
   ACTIONS,
-  ActionNotPossible,
   WriteJournal,
   actionById,
-  applicableActions,
-  listRevisions,
-  manualJobName,
-  jobNameProblem,
-  planCordon,
-  planCreateJob,
-  planDelete,
-  planRestart,
-  planScale,
-  planSuspend,
-  planUndo,
-  currentReplicas,
-  replicasProblem,
-  runPlan,
-  targetTitle,
+  runActionFlow,
+  runActionsMenu,
   type ActionDefinition,
+  type ActionDialogPort,
+  type ActionFlowDeps,
   type ActionId,
-  type ActionPlan,
   type ActionSession,
-  type ActionTarget,
   type JournalWatchSource,
+  type PinnedTarget,
 } from '../../actions';
-import { accessQueryText } from '../../cluster/access-review';
+import { sameCluster } from '../../manager';
 import { RowActions, actionChoices, deleteChoices, revisionChoices } from '../../ui/actions';
 import { askText, confirmPlan, copyText, pickChoice } from './action-dialogs';
-import { objectRefOf, pickObject, targetOf, type ActionSource, type ObjectRef } from './action-targets';
+import { objectRefOf, pickObject, targetOf, type ActionSource } from './action-targets';
 import { drainFlow } from './drain-flow';
 import { registerEditorActionContext } from './editor-action-context';
 
@@ -60,11 +47,11 @@ export interface ActionsRegistration extends vscode.Disposable {
 
 /**
  * The actions on objects: one command per action (argument: a tree row, a YAML document's URI, or
- * none: then a picker over the watched objects it applies to) and "Actions…". Each asks what it
- * needs (replicas, grace period, revision, …), checks the user may (access reviews; a refusal in
- * words), confirms with the plan's words and kubectl command, then writes through the context's
- * transport; the journal keeps the write pending on its row until the watch shows it and writes
- * its line to the watch log. Disposing unregisters everything and drops the journal.
+ * none: then a picker over the watched objects it applies to) and "Actions…". The object is read
+ * with its origin when the command starts; the flow (src/actions/action-flow.ts) asks, checks,
+ * confirms and writes through that origin only, with these dialogs; the journal keeps the write
+ * pending on its row until the watch shows it and writes its line to the watch log. Disposing
+ * unregisters everything and drops the journal.
  */
 export function registerActions(manager: ActionSource & JournalWatchSource, log: { readonly channel: vscode.LogOutputChannel }, clock: Clock = systemClock): ActionsRegistration {
   const journal = new WriteJournal(manager, { clock });
@@ -80,130 +67,66 @@ export function registerActions(manager: ActionSource & JournalWatchSource, log:
     }),
   );
 
-  const sessionOf = (ref: ObjectRef): ActionSession | undefined => {
-    const transport = manager.transportOf(ref.entryId);
-    return transport ? { transport, journal, access: manager.accessReviewsOf(ref.entryId), user: manager.userOf(ref.entryId) } : undefined;
+  /** The dialogs of the flow, as VS Code shows them. */
+  const dialogs: ActionDialogPort = {
+    askText,
+    pickChoice,
+    confirmPlan,
+    info: (message) => void vscode.window.showInformationMessage(message),
+    warning: (message) => void vscode.window.showWarningMessage(message),
+    error: (message, ...buttons) => Promise.resolve(vscode.window.showErrorMessage(message, ...buttons)),
+    status: (message) => void vscode.window.setStatusBarMessage(`$(check) ${message}`, 4000),
+    copy: copyText,
   };
 
-  /** The words of the first thing the user may not do for `action` on `target`, or undefined. */
-  const refusal = async (ref: ObjectRef, action: ActionDefinition, target: ActionTarget): Promise<string | undefined> => {
-    const access = manager.accessReviewsOf(ref.entryId);
-    if (!access) return undefined;
-    for (const query of action.needs(target)) {
-      const answer = await access.can(query);
-      if (!answer.allowed) {
-        const user = manager.userOf(ref.entryId);
-        return `Not allowed: ${user ? `user "${user}"` : 'you'} may not ${accessQueryText(query)}${target.context ? ` (context ${target.context})` : ''}. The cluster's access rules (RBAC) do not allow it, so ${action.title.replace(/…$/, '')} is not offered.`;
-      }
-    }
-    return undefined;
-  };
+  /** The flow's ports for an object of entry `entryId`: its writes go through the origin taken where it was read. */
+  const depsFor = (entryId: string): ActionFlowDeps => ({
+    dialogs,
+    choices: { revisions: revisionChoices, deleteOptions: deleteChoices, actions: actionChoices },
+    journal,
+    clock,
+    connect: (origin) => manager.resolveOrigin(origin),
+    watched: (pinned) => {
+      // Only while the entry still watches the origin's cluster: after a context switch its objects are another cluster's.
+      const now = manager.originOf(entryId);
+      return now && sameCluster(now, pinned.origin) ? manager.entry(entryId)?.informer?.get(pinned.target.namespace || undefined, pinned.target.name) : undefined;
+    },
+    drain: async (target, connection, mode) => {
+      const session: ActionSession = { transport: connection.transport, journal, access: connection.access, user: connection.user };
+      await drainFlow(target, connection.transport, session, mode, clock);
+    },
+  });
 
-  /** Asks what the action needs and returns its plan; undefined when cancelled or said why not. */
-  const planFor = async (id: ActionId, target: ActionTarget, ref: ObjectRef): Promise<ActionPlan | undefined> => {
-    const title = targetTitle(target);
-    switch (id) {
-      case 'scale': {
-        const text = await askText(`Scale ${title}`, `Replicas (now ${currentReplicas(target)})`, String(currentReplicas(target)), replicasProblem);
-        return text === undefined ? undefined : planScale(target, Number(text.trim()));
-      }
-      case 'restart':
-        return planRestart(target, clock.now());
-      case 'undo': {
-        const transport = manager.transportOf(ref.entryId);
-        if (!transport) return undefined;
-        const revisions = await listRevisions(transport, target, new AbortController().signal);
-        const choices = revisionChoices(revisions, clock.now());
-        if (choices.length === 0) throw new ActionNotPossible(`no rollout history found for deployment "${target.name}"`);
-        const to = await pickChoice(choices, `Rollout Undo ${title}`, 'The revision to roll back to');
-        return to && planUndo(target, to);
-      }
-      case 'delete': {
-        const choices = deleteChoices(target);
-        if (choices.length === 0) return planDelete(target);
-        const options = await pickChoice(choices, `Delete ${title}`, target.type.resource === 'pods' ? 'Grace period' : 'What happens to what it owns');
-        return options && planDelete(target, options);
-      }
-      case 'cordon':
-      case 'uncordon':
-        return planCordon(target, id === 'cordon');
-      case 'suspend':
-      case 'resume':
-        return planSuspend(target, id === 'suspend');
-      case 'createJob': {
-        const name = await askText(`Create Job from ${title}`, 'Name of the Job', manualJobName(target.name, Math.random), jobNameProblem);
-        return name === undefined ? undefined : planCreateJob(target, name);
-      }
-      default:
-        return undefined;
-    }
-  };
-
-  /** One action on one object: `copy` only copies its kubectl command. */
-  const run = async (id: ActionId, arg: unknown, mode: 'do' | 'copy' = 'do'): Promise<void> => {
-    const action = actionById(id);
-    const ref = objectRefOf(arg) ?? (await pickObject(manager, `${action.title.replace(/…$/, '')}: pick an object`, action));
-    if (!ref) return;
+  /** The object a command names, read now with its origin ("which cluster" is decided here, once); undefined when said why not. */
+  const pinnedOf = async (arg: unknown, title: string, action?: ActionDefinition): Promise<{ pinned: PinnedTarget; entryId: string } | undefined> => {
+    const ref = objectRefOf(arg) ?? (await pickObject(manager, title, action));
+    if (!ref) return undefined;
     const target = targetOf(manager, ref);
-    if (!target) {
-      void vscode.window.showWarningMessage(`${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} is no longer in the watched cache.`);
-      return;
+    const origin = target && manager.originOf(ref.entryId, target.object);
+    if (!target || !origin) {
+      void vscode.window.showWarningMessage(`${ref.namespace ? `${ref.namespace}/` : ''}${ref.name} is no longer in the watched cache${target ? ' (its context has no connection now)' : ''}.`);
+      return undefined;
     }
-    if (id === 'copyName') return copyText(target.name, 'the name');
-    if (id === 'copyKubectl') return copyCommand(ref, target);
-    if (!action.appliesTo(target)) {
-      void vscode.window.showInformationMessage(`${action.title.replace(/…$/, '')} does not apply to ${targetTitle(target)} now.`);
-      return;
+    // A tree row carries the object it showed: when the watch now has another object under that name (re-created, or the
+    // current context switched before the tree redrew), the row's object is not the one the action would act on.
+    const shown = (arg as { object?: { metadata?: { uid?: string } } } | undefined)?.object?.metadata?.uid;
+    if (shown && target.object.metadata.uid && shown !== target.object.metadata.uid) {
+      void vscode.window.showWarningMessage(`${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}: the row showed another object than the watch has now (context "${origin.context}"): nothing was done. Pick it again once the view has redrawn.`);
+      return undefined;
     }
-    try {
-      if (mode === 'do') {
-        const refused = await refusal(ref, action, target);
-        if (refused) {
-          void vscode.window.showWarningMessage(refused);
-          return;
-        }
-      }
-      if (id === 'drain') {
-        const transport = manager.transportOf(ref.entryId);
-        const session = sessionOf(ref);
-        if (transport && session) await drainFlow(target, transport, session, mode, clock);
-        return;
-      }
-      const plan = await planFor(id, target, ref);
-      if (!plan) return;
-      if (mode === 'copy') return copyText(plan.kubectl, 'the kubectl command');
-      if ((await confirmPlan(plan)) !== 'confirmed') return;
-      const session = sessionOf(ref);
-      if (!session) {
-        void vscode.window.showErrorMessage(`${targetTitle(target)}: its context has no connection now.`);
-        return;
-      }
-      const result = await runPlan(plan, session, new AbortController().signal);
-      if (result.ok) vscode.window.setStatusBarMessage(`$(check) ${plan.verb} ${targetTitle(target)}: accepted by the server; its row says when the watch shows it`, 4000);
-      else void vscode.window.showErrorMessage(`Could not ${plan.verb} ${targetTitle(target)}. ${result.words}`);
-    } catch (err) {
-      if (err instanceof ActionNotPossible) void vscode.window.showInformationMessage(`${targetTitle(target)}: ${err.message}`);
-      else void vscode.window.showErrorMessage(`${action.title.replace(/…$/, '')} ${targetTitle(target)}: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    return { pinned: { target, origin }, entryId: ref.entryId };
   };
 
-  /** Copy kubectl Command…: which action, its inputs, then the command on the clipboard (nothing is sent). */
-  const copyCommand = async (ref: ObjectRef, target: ActionTarget): Promise<void> => {
-    const writes = applicableActions(target).filter((a) => a.writes);
-    const chosen = await pickChoice(actionChoices(writes), `Copy the kubectl command of an action on ${targetTitle(target)}`, 'Action');
-    if (chosen) await run(chosen.id, ref, 'copy');
+  /** One action on one object (src/actions/action-flow.ts). */
+  const run = async (id: ActionId, arg: unknown): Promise<void> => {
+    const found = await pinnedOf(arg, `${actionById(id).title.replace(/…$/, '')}: pick an object`, actionById(id));
+    if (found) await runActionFlow(id, found.pinned, depsFor(found.entryId));
   };
 
   /** Actions…: the actions the user may do on the object, then the chosen one. */
   const pickAction = async (arg: unknown): Promise<void> => {
-    const ref = objectRefOf(arg) ?? (await pickObject(manager, 'Actions: pick an object'));
-    if (!ref) return;
-    const target = targetOf(manager, ref);
-    if (!target) return;
-    const offered: ActionDefinition[] = [];
-    for (const action of applicableActions(target)) if (!action.writes || (await refusal(ref, action, target)) === undefined) offered.push(action);
-    const chosen = await pickChoice(actionChoices(offered), `Actions on ${targetTitle(target)}`, 'Action');
-    if (chosen) await run(chosen.id, ref);
+    const found = await pinnedOf(arg, 'Actions: pick an object');
+    if (found) await runActionsMenu(found.pinned, depsFor(found.entryId));
   };
 
   for (const action of ACTIONS) disposables.push(vscode.commands.registerCommand(ACTION_COMMANDS[action.id], (arg?: unknown) => run(action.id, arg)));

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { ActionDefinition, ActionTarget } from '../../actions';
 import type { AccessReviewCache } from '../../cluster/access-review';
-import type { KubeTransport } from '../../informer';
-import type { WatchEntry } from '../../manager';
+import type { KubeObject } from '../../informer';
+import type { ObjectOrigin, OriginResolution, WatchEntry } from '../../manager';
 import { targetOfRow } from '../../ui/actions';
 import { parseObjectUri } from '../object-documents';
 
@@ -10,9 +10,11 @@ import { parseObjectUri } from '../object-documents';
 export interface ActionSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
-  transportOf(id: string): KubeTransport | undefined;
   accessReviewsOf(id: string): AccessReviewCache | undefined;
   userOf(id: string): string | undefined;
+  /** Where an object read now from an entry comes from: an action's writes go there or nowhere. */
+  originOf(id: string, object?: KubeObject): ObjectOrigin | undefined;
+  resolveOrigin(origin: ObjectOrigin): OriginResolution;
 }
 
 /** An object the commands act on: the entry that watches it, and where it is. */

@@ -13,6 +13,7 @@ export const EDIT_COMMANDS = {
   showServerChanges: 'kubeWatch.showServerChanges',
   rebase: 'kubeWatch.rebaseEdit',
   revealSecretValues: 'kubeWatch.revealEditedSecretValues',
+  saveAsNewObject: 'kubeWatch.saveAsNewObject',
 } as const;
 
 /** A command argument as the object it names: a tree node or `{ entryId, namespace, name }`, a `kubewatch:`/`kubewatch-edit:` URI, or the active editor's. */
@@ -124,6 +125,41 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     edits.changed(edit);
   };
 
+  /** Save As New Object…: after a modal confirmation, creates the object from the buffer (the one way an edit re-creates a deleted object, W03). */
+  const saveAsNew = async (arg?: unknown) => {
+    const found = await editOf(arg);
+    if (!found) return;
+    const { edit, doc } = found;
+    const s = edit.session;
+    const origin = s.target.origin;
+    const deleted = s.deletedSince !== undefined ? ' It was deleted on the server.' : s.live ? ' It still exists on the server: the create will be refused.' : '';
+    const create = 'Create Object';
+    const answer = await vscode.window.showWarningMessage(
+      `Create ${s.what} on context "${origin.context}" from your edit?`,
+      { modal: true, detail: `This creates a new object (with a new uid) from the text in the editor, on ${origin.server || 'the cluster it was read from'}.${deleted} Access granted by a deleted Role or binding comes back with it.` },
+      create,
+    );
+    if (answer !== create) return;
+    const text = doc.getText();
+    const out = await s.createAsNew(text, new AbortController().signal);
+    if (out.kind === 'problems') {
+      diagnostics.check(doc);
+      void vscode.window.showWarningMessage(`Kube Watch: nothing was sent: ${out.problems[0].message}`);
+      return;
+    }
+    if (out.kind !== 'saved') {
+      void vscode.window.showErrorMessage(`Kube Watch: ${out.kind === 'refused' ? out.refusal.message : 'nothing was created.'}`);
+      return;
+    }
+    edit.gone = undefined;
+    edits.changed(edit);
+    if (doc.isDirty) {
+      edit.skipWrite = text;
+      await doc.save();
+    }
+    void vscode.window.showInformationMessage(`Created ${s.what} from your edit (uid ${out.object.metadata.uid ?? '?'}, rv ${out.object.metadata.resourceVersion ?? '?'}).`);
+  };
+
   const apply = async (arg?: unknown) => {
     const found = await editOf(arg);
     if (found) await saver.applyCommand(found.edit, found.doc);
@@ -138,5 +174,6 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     vscode.commands.registerCommand(EDIT_COMMANDS.showServerChanges, guard(showChanges)),
     vscode.commands.registerCommand(EDIT_COMMANDS.rebase, guard(rebase)),
     vscode.commands.registerCommand(EDIT_COMMANDS.revealSecretValues, guard(reveal)),
+    vscode.commands.registerCommand(EDIT_COMMANDS.saveAsNewObject, guard(saveAsNew)),
   );
 }

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Clock, Disposable as EngineDisposable } from '../../base';
 import { EditSession, type EditJournal, type EditWrite } from '../../edit';
-import type { KubeObject, KubeTransport } from '../../informer';
-import type { EntryHandler, ObjectsRemoved, WatchEntry } from '../../manager';
+import type { KubeObject } from '../../informer';
+import { sameCluster, type EntryHandler, type ObjectOrigin, type ObjectsRemoved, type OriginResolution, type WatchEntry } from '../../manager';
 import type { ObjectRef } from '../object-documents';
 import { EditRefs, editKey } from './edit-uri';
 
@@ -11,7 +11,9 @@ export interface EditSource {
   entry(id: string): WatchEntry | undefined;
   addHandler(handler: EntryHandler): EngineDisposable;
   onObjectsRemoved(listener: (removed: ObjectsRemoved) => void): EngineDisposable;
-  transportOf(id: string): KubeTransport | undefined;
+  /** Where an object read now from an entry comes from (its writes go there or nowhere). */
+  originOf(id: string, object?: KubeObject): ObjectOrigin | undefined;
+  resolveOrigin(origin: ObjectOrigin): OriginResolution;
   entries(): WatchEntry[];
   customResourceDefinition?(id: string): KubeObject | undefined;
 }
@@ -77,7 +79,14 @@ export class EditDocuments implements vscode.Disposable {
     const touched = (entryId: string, obj: KubeObject | undefined, key: { namespace?: string; name?: string }, why?: string) => {
       if (this.edits.size === 0) return;
       const edit = this.edits.get(editKey({ entryId, namespace: key.namespace ?? '', name: key.name ?? '' }));
-      if (edit) this.noteLive(edit, obj, why);
+      if (!edit) return;
+      // The entry's watch now runs on another cluster (the current context switched): its objects are not this edit's (W01).
+      const now = source.originOf(entryId);
+      if (now && !sameCluster(now, edit.session.target.origin)) {
+        if (edit.session.live || !edit.gone) this.noteLive(edit, undefined, `its watch now shows context "${now.context}"; this edit stays on context "${edit.session.target.origin.context}"`, 'unwatched');
+        return;
+      }
+      this.noteLive(edit, obj, why);
     };
     this.subscriptions = [
       source.addHandler({
@@ -135,8 +144,11 @@ export class EditDocuments implements vscode.Disposable {
     const entry = this.source.entry(ref.entryId);
     const type = entry?.type;
     if (!type) throw vscode.FileSystemError.Unavailable(`the watch of ${ref.name} is not running`);
+    // Which cluster is decided here, where the object is read: every write of the edit goes there or nowhere (W01).
+    const origin = this.source.originOf(ref.entryId, obj);
+    if (!origin) throw vscode.FileSystemError.Unavailable(`the context of ${ref.name} has no connection now`);
     const session = new EditSession(
-      { type, namespace: ref.namespace, name: ref.name, transport: () => this.source.transportOf(ref.entryId) },
+      { type, namespace: ref.namespace, name: ref.name, origin, connect: (o) => this.source.resolveOrigin(o) },
       obj,
       { hideServerFields: this.settings().hideServerFields, now: () => this.clock.now(), onWrite: (w) => this.onWrite(w, ref), journal: this.journalFor(ref), customResourceDefinition: () => this.source.customResourceDefinition?.(ref.entryId) },
     );
@@ -174,7 +186,8 @@ export class EditDocuments implements vscode.Disposable {
     this.stateChanged.fire(edit);
   }
 
-  private noteLive(edit: OpenEdit, obj: KubeObject | undefined, why?: string): void {
+  /** `why` of a missing object: 'deleted on the server' (a watch's delete: a save is never sent), else it is merely unwatched. */
+  private noteLive(edit: OpenEdit, obj: KubeObject | undefined, why?: string, gone: 'deleted' | 'unwatched' = why === undefined || why.startsWith('deleted') ? 'deleted' : 'unwatched'): void {
     if (obj) {
       const current = edit.session.live;
       const incoming = numericRv(obj.metadata.resourceVersion);
@@ -186,7 +199,7 @@ export class EditDocuments implements vscode.Disposable {
       edit.gone = edit.session.base.metadata.uid && obj.metadata.uid && obj.metadata.uid !== edit.session.base.metadata.uid ? 'deleted and created again on the server (a new uid)' : undefined;
       if (edit.saved && !edit.saved.confirmed && incoming !== undefined && incoming >= (numericRv(edit.saved.resourceVersion) ?? Infinity)) edit.saved.confirmed = true;
     } else {
-      edit.session.noteLive(undefined, this.clock.now());
+      edit.session.noteLive(undefined, this.clock.now(), gone);
       edit.gone = why ?? 'deleted on the server';
     }
     // Who changed it (the watch drops managedFields): read once per change, dirty or not, since the

@@ -240,8 +240,8 @@ export const TRY_AGAIN = 'Try Again…';
 
 /** What kind of refusal a failed write is. */
 function problemOf(result: WriteResult): FlowProblem {
-  // The runner read the object again after a precondition refused the write: its word stands.
-  if (result.moved !== undefined) return result.moved ? 'moved' : 'refused';
+  // The runner read the object again after a precondition refused the write and saw it moved.
+  if (result.moved) return 'moved';
   const err = result.error;
   if (err instanceof ApiError) {
     if (err.code === 409 && err.reason !== 'AlreadyExists') return 'moved';

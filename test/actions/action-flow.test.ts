@@ -85,7 +85,7 @@ describe('actions: the flow of an action, with a fake dialog port', () => {
       'confirm: Scale Deployment shop/web from 2 to 3 replicas?',
       'status: scale Deployment shop/web: accepted by the server; its row says when the watch shows it',
     ]);
-    assert.deepEqual(sent.map((r) => `${r.method} ${r.path} ${r.body}`), ['PATCH /apis/apps/v1/namespaces/shop/deployments/web/scale {"spec":{"replicas":3}}']);
+    assert.deepEqual(sent.map((r) => `${r.method} ${r.path} ${r.body}`), ['PATCH /apis/apps/v1/namespaces/shop/deployments/web/scale {"metadata":{"uid":"uid-1","resourceVersion":"10"},"spec":{"replicas":3}}']);
   });
 
   it('W01: the context switched while the confirmation was up: nothing is sent, the refusal names both contexts', async () => {

@@ -10,3 +10,4 @@ export * from './field-manager';
 export * from './file-problem';
 export * from './sleep';
 export * from './time-format';
+export * from './exact-json';

@@ -1,4 +1,4 @@
-import { ApiError, fieldManager } from '../base';
+import { ApiError, fieldManager, stringifyExactJson } from '../base';
 import type { KubeObject } from '../informer';
 import { applyConflictsOf, conflictProblems, unconfirmedConflicts, type ApplyConflict } from './apply-conflicts';
 import { applyIntent, type ApplyIntent, type KeptRemoval, type ReAdded } from './apply-intent';
@@ -97,7 +97,7 @@ export async function previewApply(session: EditSession, text: string, signal: A
     const intent = applyIntent({ base: session.base, ours: ours.object, live: fresh, manager, apiVersion: session.identity.apiVersion, kind: session.identity.kind, reAdd: options.reAdd, listKeys: options.listKeys ?? listKeysOf(session.mergeShape()) });
     const resourceVersion = fresh.metadata.resourceVersion ?? '';
     const notes: ApplyNotes = { kept: intent.kept, reAdded: intent.reAdded, removedAt: intent.reAdded.length > 0 ? (session.serverChange()?.at ?? 0) : 0 };
-    const body = JSON.stringify({ ...intent.configuration, metadata: { ...(intent.configuration.metadata as object), resourceVersion } });
+    const body = stringifyExactJson({ ...intent.configuration, metadata: { ...(intent.configuration.metadata as object), resourceVersion } });
     const plan: ApplyPlan = { body, resourceVersion, force: false, confirmed: [], fieldManager: manager, intent };
     const dryRun = (force: boolean) => session.write<KubeObject>('apply', { method: 'PATCH', path: session.path, query: { fieldManager: manager, dryRun: 'All', ...(force ? { force: 'true' } : {}) }, body, contentType: APPLY }, signal, summaryOf(intent, force));
     const preview = (result: KubeObject): ApplyPreview => ({ kind: 'preview', live: withoutManagedFields(fresh), result, changed: changedPaths(strip(fresh), strip(result)), plan, ...notes });
@@ -143,7 +143,7 @@ export async function applyEdit(session: EditSession, plan: ApplyPlan, text: str
     const message = `${session.what} changed on the server since the preview (rv ${plan.resourceVersion}): nothing was applied; preview again. Your edit is kept.`;
     if (!plan.force) return { kind: 'moved', message, conflicts: [] };
     // Which conflicts a forced apply would take now: the same configuration, dry run, no resourceVersion, not forced.
-    const unversioned = JSON.stringify({ ...plan.intent.configuration });
+    const unversioned = stringifyExactJson({ ...plan.intent.configuration });
     const now = await send({ dryRun: 'All' }, unversioned).then(
       () => [],
       (e: unknown) => applyConflictsOf(e, bufferObject) ?? [],

@@ -1,3 +1,4 @@
+import { stringifyExactJson } from '../base';
 import type { FieldPath } from './field-path';
 import { LAST_APPLIED_ANNOTATION } from './editable-object';
 import { concretePath, fieldsV1Leaves, fieldsV1Touches, isMap, keyByName, keyedValueAt, keysOf, schemaPath, setKeyedValue, type KeyedPath, type KeyedSegment, type ListKeys } from './keyed-path';
@@ -80,7 +81,7 @@ const NOT_INTENT: readonly (readonly string[])[] = [
 ];
 
 function startsWith(path: KeyedPath, prefix: KeyedPath): boolean {
-  return prefix.length <= path.length && prefix.every((s, i) => JSON.stringify(path[i]) === JSON.stringify(s));
+  return prefix.length <= path.length && prefix.every((s, i) => stringifyExactJson(path[i]) === stringifyExactJson(s));
 }
 
 function intended(path: KeyedPath): boolean {
@@ -102,7 +103,7 @@ function itemKeys(listKeys: ListKeys, path: KeyedPath, before: unknown[], after:
   const fields = listKeys(schemaPath(path), [...before, ...after]);
   if (!fields || fields.length === 0) return undefined;
   const id = (item: unknown): KeyedSegment => ({ keys: keysOf(item, fields) });
-  const unique = (list: unknown[]) => new Set(list.map((i) => JSON.stringify(id(i)))).size === list.length;
+  const unique = (list: unknown[]) => new Set(list.map((i) => stringifyExactJson(id(i)))).size === list.length;
   const complete = (list: unknown[]) => list.every((i) => isMap(i) && fields.every((f) => i[f] !== undefined));
   return unique(before) && unique(after) && complete(before) && complete(after) ? id : undefined;
 }
@@ -121,7 +122,7 @@ export function userChanges(before: unknown, after: unknown, listKeys: ListKeys 
     if (Array.isArray(b) && Array.isArray(a)) {
       const id = itemKeys(listKeys, at, b, a);
       if (id) {
-        const key = (i: unknown) => JSON.stringify(id(i));
+        const key = (i: unknown) => stringifyExactJson(id(i));
         for (const item of a) walk(b.find((x) => key(x) === key(item)), item, [...at, id(item)]);
         for (const item of b) if (!a.some((x) => key(x) === key(item))) out.removed.push([...at, id(item)]);
         return;

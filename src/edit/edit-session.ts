@@ -1,4 +1,4 @@
-import { ApiError, fieldManager } from '../base';
+import { ApiError, fieldManager, hasInexactInteger, stringifyExactJson } from '../base';
 import { collectionPath, groupVersion, type KubeObject, type KubeTransport, type ResourceType, type WriteRequest } from '../informer';
 import { isOriginRefusal, type ObjectOrigin, type OriginResolution } from '../manager/object-origin';
 import { identityOf, parseBuffer, type BufferProblem, type EditedIdentity } from './buffer-problems';
@@ -295,7 +295,7 @@ export class EditSession {
     const ours = this.objectOf(text);
     if ('problems' in ours) return { kind: 'problems', problems: ours.problems };
     const body = objectToCreate(ours.object);
-    const request: WriteRequest = { method: 'POST', path: collectionPath(this.target.type, this.target.namespace || undefined), query: { fieldManager: fieldManager() }, body: JSON.stringify(body) };
+    const request: WriteRequest = { method: 'POST', path: collectionPath(this.target.type, this.target.namespace || undefined), query: { fieldManager: fieldManager() }, body: stringifyExactJson(body) };
     try {
       const created = await this.write<KubeObject>('create', request, signal, 'created from the edit');
       this.baseObject = withoutManagedFields(created);
@@ -324,7 +324,20 @@ export class EditSession {
 
   /** GET of the object as the server has it now (managedFields included), on the origin's cluster. */
   async read(signal: AbortSignal): Promise<KubeObject> {
-    return this.transport().getJson<KubeObject>(this.path, {}, signal);
+    return this.transport().getJson<KubeObject>(this.path, {}, signal, { exactIntegers: true });
+  }
+
+  /**
+   * The watch delivers objects through doubles, so an integer beyond 2^53 in the watched copy is
+   * rounded: then the edit stands on the object read from the server, integers exact (W11), before
+   * anything is rendered (the same object: the same uid).
+   */
+  async standOnExactCopy(signal: AbortSignal): Promise<void> {
+    if (!hasInexactInteger(this.baseObject)) return;
+    const exact = withoutManagedFields(await this.read(signal));
+    if (exact.metadata.uid !== this.baseObject.metadata.uid) return;
+    this.baseObject = exact;
+    if (!this.liveObject || !newer(this.liveObject, exact)) this.liveObject = exact;
   }
 
   /** One write through the origin's connection, reported to `onWrite` whatever its outcome. */
@@ -345,7 +358,8 @@ export class EditSession {
       throw err;
     }
     try {
-      const answer = await transport.write<T>(request, signal);
+      // The answer becomes the buffer's base: its integers exact (W11).
+      const answer = await transport.write<T>({ ...request, exactIntegers: true }, signal);
       handle?.succeeded(answer);
       this.options.onWrite?.({ verb, target: this.target, dryRun, resourceVersion: answer?.metadata?.resourceVersion, result: 'ok' });
       return answer;

@@ -1,3 +1,4 @@
+import { stringifyExactJson } from '../base';
 import type { FieldPath, PathSegment } from './field-path';
 
 /**
@@ -39,7 +40,7 @@ export function keysOf(item: unknown, keys: readonly string[]): Record<string, u
 }
 
 function same(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return stringifyExactJson(a) === stringifyExactJson(b);
 }
 
 /** True when `item` is the one `segment` names. */
@@ -79,7 +80,7 @@ export function concretePath(obj: unknown, path: KeyedPath): FieldPath {
     }
     const i = indexIn(cur, s);
     if (i < 0) {
-      out.push('value' in s ? JSON.stringify(s.value) : Object.values(s.keys).map(String).join(','));
+      out.push('value' in s ? stringifyExactJson(s.value) : Object.values(s.keys).map(String).join(','));
       cur = undefined;
       continue;
     }
@@ -178,8 +179,8 @@ export function keyedPathText(path: KeyedPath): string {
   let out = '';
   for (const s of path) {
     if (typeof s === 'string') out += /^[A-Za-z_$][\w$-]*$/.test(s) ? (out === '' ? s : `.${s}`) : `[${s}]`;
-    else if ('value' in s) out += `[${JSON.stringify(s.value)}]`;
-    else out += `[${Object.entries(s.keys).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(',')}]`;
+    else if ('value' in s) out += `[${stringifyExactJson(s.value)}]`;
+    else out += `[${Object.entries(s.keys).map(([k, v]) => `${k}=${typeof v === 'string' ? v : stringifyExactJson(v)}`).join(',')}]`;
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { stringifyExactJson } from '../base';
 import type { ListRule } from './merge-keys/merge-shape';
 
 /**
@@ -16,8 +17,8 @@ function isMap(v: unknown): v is Record<string, unknown> {
 /** JSON with map keys sorted (a set's items are themselves their key). */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isMap(v)) return `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
-  return JSON.stringify(v) ?? 'null';
+  if (isMap(v)) return `{${Object.keys(v).filter((k) => v[k] !== undefined).sort().map((k) => `${stringifyExactJson(k)}:${canonical(v[k])}`).join(',')}}`;
+  return stringifyExactJson(v) ?? 'null';
 }
 
 /** How a key reads in a problem: `name=web`, `containerPort=80,protocol=TCP`, `"a"`. */
@@ -35,7 +36,7 @@ export function itemKeys(list: readonly unknown[], rule: ListRule): Keyed {
     let key: string;
     if (rule.kind === 'map') {
       if (!isMap(item) || rule.keys.every((k) => item[k] === undefined || item[k] === null)) return { problem: `an item without ${rule.keys.join(' or ')}` };
-      key = JSON.stringify(rule.keys.map((k) => item[k] ?? null));
+      key = stringifyExactJson(rule.keys.map((k) => item[k] ?? null));
     } else {
       key = canonical(item);
     }

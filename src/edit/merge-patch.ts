@@ -1,3 +1,4 @@
+import { stringifyExactJson } from '../base';
 import type { KubeObject, WriteRequest } from '../informer';
 import { sameValue } from './three-way-merge';
 
@@ -46,7 +47,7 @@ function withoutServerBookkeeping(obj: KubeObject): unknown {
 export function saveRequest(path: string, live: KubeObject, object: KubeObject, uid: string | undefined, fieldManager: string): WriteRequest {
   const patch = (mergePatch(withoutServerBookkeeping(live), withoutServerBookkeeping(object)) ?? {}) as { metadata?: Record<string, unknown> };
   const metadata = { ...(isMap(patch.metadata) ? patch.metadata : {}), resourceVersion: live.metadata.resourceVersion, ...(uid ? { uid } : {}) };
-  return { method: 'PATCH', path, query: { fieldManager }, body: JSON.stringify({ ...patch, metadata }), contentType: 'application/merge-patch+json' };
+  return { method: 'PATCH', path, query: { fieldManager }, body: stringifyExactJson({ ...patch, metadata }), contentType: 'application/merge-patch+json' };
 }
 
 /** The object of a buffer as a create sends it: without what names the old object (uid, resourceVersion, ...). */

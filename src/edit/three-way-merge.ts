@@ -1,3 +1,4 @@
+import { sameNumber } from '../base';
 import { pathKey, type FieldPath, type PathSegment } from './field-path';
 import { itemKeys, keyText, mergedOrder } from './list-items';
 import type { ListRule, MergeShape } from './merge-keys/merge-shape';
@@ -49,7 +50,7 @@ function isMap(v: unknown): v is Record<string, unknown> {
 
 /** Deep equality of JSON values (key order ignored). */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
+  if (a === b || sameNumber(a, b)) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((x, i) => sameValue(x, b[i]));

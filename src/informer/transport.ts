@@ -50,6 +50,14 @@ export interface WriteRequest {
   body?: string;
   /** Default `application/json` when there is a body. */
   contentType?: WriteContentType;
+  /** The answer's integers beyond 2^53 as BigInts, exact (an edit's writes, W11); default JSON.parse's doubles. */
+  exactIntegers?: boolean;
+}
+
+/** How a GET's answer is read. */
+export interface ReadOptions {
+  /** Integers beyond 2^53 as BigInts, exact (an edit's reads, W11); default JSON.parse's doubles. */
+  exactIntegers?: boolean;
 }
 
 /**
@@ -68,7 +76,7 @@ export interface KubeTransport {
   readonly server: string;
   /** Optional: 'h2' or 'http/1.1' once the first connection settled it (tooltip, inspect report, log). */
   readonly protocol?: 'h2' | 'http/1.1';
-  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T>;
+  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal, options?: ReadOptions): Promise<T>;
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse>;
   /**
    * Optional: a LIST whose items are handed to `onItem` one by one as they arrive, so that a

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { dump, load } from 'js-yaml';
-import { EXACT_YAML_SCHEMA, parseExactJson, sameNumber, stringifyExactJson } from '../../src/edit/exact-integers';
+import { parseExactJson, sameNumber, stringifyExactJson } from '../../src/base/exact-json';
+import { EXACT_YAML_SCHEMA } from '../../src/edit/exact-yaml';
 
 describe('edit: integers beyond 2^53 kept exact (W11)', () => {
   const text = '{"spec":{"maxBytes":9223372036854775807,"min":-9223372036854775808,"replicas":3,"ratio":0.5,"big":1e21,"asString":"18446744073709551615"}}';

@@ -1,7 +1,8 @@
 import { AbortedError, TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
 import type { Disposable } from '../../base/disposable';
-import { CONNECTION_REPLACED, type KubeTransport, type ListResponse, type ParseHints, type WatchCallbacks } from '../../informer/transport';
+import { parseExactJson } from '../../base/exact-json';
+import { CONNECTION_REPLACED, type KubeTransport, type ListResponse, type ParseHints, type ReadOptions, type WatchCallbacks } from '../../informer/transport';
 import { H2Response, type HttpResponse } from '../h2/h2-response';
 import type { ClusterReachability } from '../reachability/cluster-reachability';
 import { LineSplitter, MessageTooLargeError } from '../wire/line-splitter';
@@ -28,8 +29,8 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
     private readonly maxMessageBytes: number,
   ) {}
 
-  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
-    return this.requestJson(path, query, signal, (body) => JSON.parse(body.toString('utf8')) as T);
+  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal, options?: ReadOptions): Promise<T> {
+    return this.requestJson(path, query, signal, (body) => (options?.exactIntegers ? parseExactJson<T>(body.toString('utf8')) : (JSON.parse(body.toString('utf8')) as T)));
   }
 
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {

@@ -10,7 +10,7 @@ import type { ConnectionEvent } from '../h2/h2-session-pool';
 import type { HealthCheckTiming } from '../h2/session-health-check';
 import { systemClock, type Clock } from '../../base/clock';
 import type { ClusterLease } from '../registry/cluster-registry';
-import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
 import { ApiCalls } from './api-calls';
 import { H2Route } from './h2-route';
 import { Http1Route } from './http1-route';
@@ -148,8 +148,8 @@ export class KubeConfigTransport implements KubeTransport {
     return this.http1.retiredCount + this.h2.retiredPoolCount;
   }
 
-  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
-    return this.calls.getJson<T>(path, query, signal);
+  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal, options?: ReadOptions): Promise<T> {
+    return this.calls.getJson<T>(path, query, signal, options);
   }
 
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {

@@ -1,5 +1,5 @@
 import type { Disposable } from '../../base';
-import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks, WriteRequest } from '../../informer';
+import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks, WriteRequest } from '../../informer';
 import { TransportError } from '../../base';
 
 /**
@@ -24,8 +24,8 @@ export class SwitchableTransport implements KubeTransport {
     return this.inner.protocol;
   }
 
-  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
-    return this.inner.getJson<T>(path, query, signal);
+  getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal, options?: ReadOptions): Promise<T> {
+    return this.inner.getJson<T>(path, query, signal, options);
   }
 
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {

@@ -1,5 +1,6 @@
 import { AbortedError, ApiError, TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
+import { parseExactJson } from '../../base/exact-json';
 import type { WriteRequest } from '../../informer/transport';
 import { apiErrorFrom, readBody } from './body-readers';
 import type { HttpResponse } from '../h2/h2-response';
@@ -102,7 +103,7 @@ export function sendWrite<T>(
       const status = res.statusCode ?? 0;
       if (status < 200 || status >= 300) throw apiErrorFrom(body.toString('utf8'), res);
       try {
-        return JSON.parse(body.toString('utf8')) as T;
+        return request.exactIntegers ? parseExactJson<T>(body.toString('utf8')) : (JSON.parse(body.toString('utf8')) as T);
       } catch {
         throw new TransportError(`the server answered ${writeLabel(request)} with something that is not JSON`, 'EBADJSON');
       }

@@ -152,6 +152,10 @@ export class EditDocuments implements vscode.Disposable {
       obj,
       { hideServerFields: this.settings().hideServerFields, now: () => this.clock.now(), onWrite: (w) => this.onWrite(w, ref), journal: this.journalFor(ref), customResourceDefinition: () => this.source.customResourceDefinition?.(ref.entryId) },
     );
+    // An integer beyond 2^53 came rounded through the watch: the edit shows and keeps the server's exact one (W11).
+    await session.standOnExactCopy(AbortSignal.timeout(10_000)).catch(() => undefined);
+    const raced = this.edits.get(editKey(ref));
+    if (raced) return raced;
     const edit: OpenEdit = { ref, uri: this.refs.uriOf(ref, entry), session, mtime: this.clock.now(), size: 0 };
     this.edits.set(editKey(ref), edit);
     return edit;

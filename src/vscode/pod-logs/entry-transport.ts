@@ -1,4 +1,4 @@
-import type { KubeTransport, ListResponse, ParseHints, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
 
 /**
  * A KubeTransport that forwards each request to the transport the manager holds for an entry's
@@ -26,8 +26,8 @@ export class EntryTransport implements KubeTransport {
     return this.current()?.protocol;
   }
 
-  async getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal): Promise<T> {
-    return this.inner().getJson<T>(path, query, signal);
+  async getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal, options?: ReadOptions): Promise<T> {
+    return this.inner().getJson<T>(path, query, signal, options);
   }
 
   async list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {

@@ -363,10 +363,20 @@ export class WatchManager implements Disposable {
     await Promise.all(restarts);
   }
 
-  /** Logs on every running watch that the process was away and its connections are being verified. */
+  /**
+   * Logs on every running watch that the process was away and its connections are being verified,
+   * and re-opens every open watch from its resourceVersion: accepted again from there, the server
+   * sends every change since, so the watch is current at once, where the open one would prove it
+   * only with its next event or bookmark (a minute away on a quiet type).
+   */
   private announceResume(awayMs: number): void {
     const at = this.clock.now();
-    for (const rec of this.slots.records()) if (rec.informer) this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
+    const why = `resumed after ${Math.round(awayMs / 1000)} s: re-opened from its resourceVersion`;
+    for (const rec of this.slots.records()) {
+      if (!rec.informer) continue;
+      this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
+      rec.informer.rewatch(why);
+    }
   }
 
   // ---- custom resource definitions ----

@@ -38,6 +38,11 @@ export type LifecycleEvent =
   | { type: 'restart'; reason: string }
   /** The process was away (machine suspended, process stopped) for `awayMs`; its connections are being verified. */
   | { type: 'resumed'; awayMs: number }
+  /**
+   * The watch's cluster became unreachable (requests fail below HTTP while watches wait) or
+   * reachable again (F50), said once per transition; `detail` says how it is probed or what answered.
+   */
+  | { type: 'reachability'; reachable: boolean; detail: string }
   | { type: 'stopped' };
 
 export type LifecycleEventType = LifecycleEvent['type'];

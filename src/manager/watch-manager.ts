@@ -3,6 +3,8 @@ import type { AccessReviewCache } from '../cluster/access-review';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import { kubeConfigTransportFactoryWith } from '../connection/transport/transport-factory';
 import { type KubeObject, type KubeTransport, type TimedLifecycleEvent } from '../informer';
+import type { ReachabilityChange } from '../connection/reachability/cluster-reachability';
+import { reachabilityEvent } from './reachability-event';
 import { AdHocWatches, type AdHocWatch, type AdHocWatchRequest } from './ad-hoc-watch';
 import { readKubeconfigForSync, SessionSet, type ContextSession } from './context-session';
 import { DefinitionWatches, definitionName, mayBeCustomResource } from './definition-watch';
@@ -41,6 +43,7 @@ export class WatchManager implements Disposable {
   private readonly clock: Clock;
   private readonly clusterRegistry: ClusterRegistry;
   private readonly resumedSubscription: Disposable;
+  private readonly reachabilitySubscription: Disposable;
   private running = false;
   private readonly queue = new OperationQueue();
   private readonly handlers = new EntryHandlerSet();
@@ -67,6 +70,7 @@ export class WatchManager implements Disposable {
     this.clusterRegistry = options.clusterRegistry ?? new ClusterRegistry();
     const transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry, { healthCheck: options.healthCheck, clock });
     this.resumedSubscription = this.clusterRegistry.onResumed((awayMs) => this.announceResume(awayMs));
+    this.reachabilitySubscription = this.clusterRegistry.onReachabilityChange((key, change) => this.announceReachability(key, change));
     const config_ = () => this.config;
     const running = () => this.running;
     this.slots = new SlotReconciler({
@@ -252,6 +256,7 @@ export class WatchManager implements Disposable {
 
   dispose(): void {
     this.resumedSubscription.dispose();
+    this.reachabilitySubscription.dispose();
     void this.stop();
   }
 
@@ -377,6 +382,13 @@ export class WatchManager implements Disposable {
       this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
       rec.informer.rewatch(why);
     }
+  }
+
+  /** Logs on every running watch of `clusterKey` that its cluster became unreachable or reachable again (F50). */
+  private announceReachability(clusterKey: string, change: ReachabilityChange): void {
+    const at = this.clock.now();
+    const event = reachabilityEvent(change);
+    for (const rec of this.slots.records()) if (rec.informer && rec.slot.session.clusterKey === clusterKey) this.lifecycle.fire({ entryId: rec.id, event: { ...event, at } });
   }
 
   // ---- custom resource definitions ----

@@ -62,7 +62,7 @@ describe('time that never lies: suspended spans and catching up after a resume',
   const descriptions = (tree: WatchTreeModel) => tree.getChildren().map((n) => `${tree.present(n).label}: ${tree.present(n).description}`);
   const status = (m: WatchManager, catchUp: CatchUpTracker, now: number) => statusBarModel({ entries: m.entries(), now, trouble: () => undefined, catchUp: catchUp.current() });
 
-  it('V16 every band is drawn "process suspended 59 s" for the time away, never "watching", and goes on after it', async () => {
+  it('V16 every band is drawn "process suspended 59 s" for the time away, never "watching", and goes on "catching up" after it until the watch is current', async () => {
     const { clock, m, registry, recorder } = await started(['configmaps', 'pods']);
     clock.advance(5_000);
     const stoppedAt = clock.now();
@@ -80,8 +80,14 @@ describe('time that never lies: suspended spans and catching up after a resume',
       for (let i = 1; i < spans.length; i++) assert.equal(spans[i].from, spans[i - 1].to, 'contiguous');
       const watchingInside = spans.filter((s) => s.state === 'watching' && s.from < suspended[0].to! && (s.to ?? Infinity) > suspended[0].from);
       assert.deepEqual(watchingInside, [], 'no watching span overlaps the time away');
-      assert.equal(spans[spans.length - 1].state, 'watching', 'the band goes on watching after it');
+      assert.equal(spans[spans.length - 1].state, 'catching-up', 'the band goes on catching up after it');
       assert.equal(spans[spans.length - 1].to, undefined);
+    }
+    // Re-opened from their resourceVersions, the watches are current: the bands go on watching.
+    await until(() => m.entries().every((e) => recorder.track(e.id)!.state === 'watching'), () => m.entries().map((e) => recorder.track(e.id)!.spans.map((s) => s.state).join(' ')).join('; '));
+    for (const entry of m.entries()) {
+      const states = recorder.track(entry.id)!.spans.map((s) => s.state);
+      assert.deepEqual(states.slice(states.indexOf('suspended')), ['suspended', 'catching-up', 'watching'], states.join(' '));
     }
     // The manager announces the resume once per watch: still one suspended span each.
     assert.equal(recorder.track(m.entries()[0].id)!.spans.filter((s) => s.state === 'suspended').length, 1);

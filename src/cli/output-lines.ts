@@ -109,6 +109,8 @@ function eventLine(e: TimedLifecycleEvent, currentResourceVersion: string): Life
       return { lifecycle: e.type, resourceVersion: rv(), at };
     case 'resumed':
       return { lifecycle: e.type, resourceVersion: rv(), at, awaySeconds: Math.round(e.awayMs / 1000) };
+    case 'reachability':
+      return { lifecycle: e.type, resourceVersion: rv(), at, reachable: e.reachable, reason: e.detail };
   }
 }
 

@@ -28,8 +28,8 @@ const CANNOT_CONFIRM = new Set(['unauthorized', 'forbidden', 'not-found', 'stopp
 /**
  * After a resume (the machine slept, the process was stopped: the manager's `resumed` event),
  * which watches have not yet shown that they are current: a watch confirms with a bookmark, an
- * event or a finished list that arrives after the resume. Until every watch has, the view says
- * it is catching up; then it clears.
+ * event, a finished list, or a watch opened from its resourceVersion (not a streaming list) that
+ * arrives after the resume. Until every watch has, the view says it is catching up; then it clears.
  *
  * Invariants:
  * - `current()` is undefined unless a resume was noticed and some watch has not confirmed since.
@@ -81,7 +81,10 @@ export class CatchUpTracker implements Disposable {
   private lifecycle(id: string, event: TimedLifecycleEvent): void {
     if (event.type === 'resumed') return this.resumed(event.awayMs, event.at);
     if (this.pending.size === 0 || !this.pending.has(id)) return;
-    if (event.type === 'bookmark' || event.type === 'list-done' || event.type === 'synced') {
+    // A watch opened after the resume from a resourceVersion has the server send every change
+    // since at once (or 410, and then a list): current (the manager re-opens them on a resume).
+    const resumedWatch = event.type === 'watch-opened' && !event.streaming && event.resourceVersion !== '';
+    if (event.type === 'bookmark' || event.type === 'list-done' || event.type === 'synced' || resumedWatch) {
       if (event.at >= (this.state?.resumedAt ?? Number.POSITIVE_INFINITY)) this.confirmed([id]);
     } else if (event.type === 'state' && CANNOT_CONFIRM.has(event.state.phase)) {
       this.confirmed([id]);

@@ -1,7 +1,7 @@
 import { systemClock, type Clock, type Disposable } from '../base';
 import { type TimedLifecycleEvent } from '../informer';
 import type { EntriesChange, EntryHandler, WatchEntry } from '../manager';
-import { healthStateOf } from './health-state';
+import { healthStateOf, type HealthState } from './health-state';
 import { ADD, DELETE, DEFAULT_LAYOUT, UPDATE, type ChangeKind, type RateLayout } from './rate-buckets';
 import { WatchTrack, type MarkerKind } from './watch-track';
 
@@ -54,6 +54,8 @@ export class HealthRecorder implements Disposable {
   private paused = false;
   /** The instant of the last resume drawn (each is announced once per watch). */
   private lastResumeAt: number | undefined;
+  /** Entries that have not shown since the last resume that they are current (as the CatchUpTracker judges): their watching is drawn catching-up. */
+  private readonly catchingUp = new Set<string>();
   private disposed = false;
 
   constructor(
@@ -68,6 +70,7 @@ export class HealthRecorder implements Disposable {
       const track = this.byId.get(id);
       if (!track) return;
       track.count(this.clock.now(), kind);
+      if (this.catchingUp.size > 0 && this.catchingUp.has(id)) this.caughtUp(track, this.clock.now());
       this.changed();
     };
     const onAdd = count(ADD);
@@ -102,7 +105,7 @@ export class HealthRecorder implements Disposable {
     }
     track.label = entry.label;
     track.removedAt = undefined;
-    track.enter(healthStateOf(entry.state), entry.state.since, entry.state.reason);
+    track.enter(this.bandState(entry.id, healthStateOf(entry.state)), entry.state.since, entry.state.reason);
     return track;
   }
 
@@ -164,6 +167,7 @@ export class HealthRecorder implements Disposable {
       }
     }
     for (const id of change.removed) {
+      this.catchingUp.delete(id);
       const track = this.byId.get(id);
       if (!track || track.removedAt !== undefined) continue;
       track.enter(this.paused ? 'paused' : 'stopped', now);
@@ -179,9 +183,13 @@ export class HealthRecorder implements Disposable {
     // state it may report after the manager let it go) do not reopen it.
     if (!track || track.removedAt !== undefined) return;
     if (event.type === 'state') {
-      track.enter(healthStateOf(event.state), event.state.since, event.state.reason);
+      track.enter(this.bandState(id, healthStateOf(event.state)), event.state.since, event.state.reason);
     } else if (event.type === 'resumed') {
       this.suspended(event.at - event.awayMs, event.at, event.awayMs);
+    } else if (this.catchingUp.has(id) && confirmsCurrent(event) && event.at >= (this.lastResumeAt ?? Infinity)) {
+      this.caughtUp(track, event.at);
+      const kind = markerKind(event);
+      if (kind) track.mark(kind, event.at, this.lineOf(track.label, event));
     } else {
       const kind = markerKind(event);
       if (!kind) return;
@@ -200,7 +208,24 @@ export class HealthRecorder implements Disposable {
     if (this.lastResumeAt === to) return;
     this.lastResumeAt = to;
     const reason = `process suspended ${Math.max(1, Math.round(awayMs / 1000))} s`;
-    for (const track of this.byId.values()) track.suspend(from, to, reason);
+    this.catchingUp.clear();
+    for (const track of this.byId.values()) {
+      track.suspend(from, to, reason);
+      if (track.removedAt !== undefined || track.state === 'stopped' || track.state === 'paused') continue;
+      this.catchingUp.add(track.id);
+      if (track.state === 'watching') track.restate('catching-up', to);
+    }
+  }
+
+  /** The band state of an entry's state: watching is drawn catching-up until the entry shows it is current. */
+  private bandState(id: string, state: HealthState): HealthState {
+    return state === 'watching' && this.catchingUp.has(id) ? 'catching-up' : state;
+  }
+
+  /** The entry showed it is current (an event, a bookmark, a list, a watch opened from its resourceVersion). */
+  private caughtUp(track: WatchTrack, at: number): void {
+    this.catchingUp.delete(track.id);
+    if (track.state === 'catching-up') track.enter('watching', at);
   }
 
   /** Drops what left the window, then sheds until under the memory cap. */
@@ -249,4 +274,10 @@ function markerKind(event: TimedLifecycleEvent): MarkerKind | undefined {
     default:
       return undefined;
   }
+}
+
+/** What shows a watch is current after a resume (as the CatchUpTracker judges it). */
+function confirmsCurrent(event: TimedLifecycleEvent): boolean {
+  if (event.type === 'watch-opened') return !event.streaming && event.resourceVersion !== '';
+  return event.type === 'bookmark' || event.type === 'list-done' || event.type === 'synced';
 }

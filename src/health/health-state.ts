@@ -3,12 +3,13 @@ import type { InformerPhase, InformerState } from '../informer';
 /**
  * The state a watch's timeline band shows: the engine's phases, split where the tree names them
  * differently (a stop by a pause is "paused"; connecting again after a sync is "reconnecting"),
- * and "suspended" for time the process could not see (the machine slept, the process was stopped).
+ * "suspended" for time the process could not see (the machine slept, the process was stopped), and
+ * "catching-up" for a watch that watches again after a resume but has not yet shown it is current.
  */
-export type HealthState = InformerPhase | 'reconnecting' | 'paused' | 'suspended';
+export type HealthState = InformerPhase | 'reconnecting' | 'paused' | 'suspended' | 'catching-up';
 
 /** Every band state, calm ones first; the order of the webview's legend. */
-export const HEALTH_STATES: readonly HealthState[] = ['watching', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'credentials-failed', 'forbidden', 'not-found', 'suspended', 'paused', 'stopped'];
+export const HEALTH_STATES: readonly HealthState[] = ['watching', 'catching-up', 'connecting', 'listing', 'reconnecting', 'backing-off', 'unreachable', 'unauthorized', 'credentials-failed', 'forbidden', 'not-found', 'suspended', 'paused', 'stopped'];
 
 /** The band state of an informer (or resolution) state. Pure. */
 export function healthStateOf(state: InformerState): HealthState {

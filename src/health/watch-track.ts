@@ -68,6 +68,19 @@ export class WatchTrack {
     this.version++;
   }
 
+  /**
+   * Draws the open span as `state` from `at`: when the open span began at `at` (a span of no time
+   * yet, as a suspension leaves), it is relabelled rather than followed by another.
+   */
+  restate(state: HealthState, at: number): void {
+    const last = this.spans[this.spans.length - 1];
+    if (!last || last.to !== undefined || last.from !== at || last.state === state) return this.enter(state, at);
+    this.variableBytes -= spanBytes(last);
+    this.spans[this.spans.length - 1] = { state, from: at };
+    this.variableBytes += spanBytes(this.spans[this.spans.length - 1]);
+    this.version++;
+  }
+
   /** Closes the open span at `at` (the entry went away). */
   close(at: number): void {
     const last = this.spans[this.spans.length - 1];

@@ -219,6 +219,15 @@ export class Informer implements ReflectorHost, StoreListener {
   }
 
   /**
+   * Re-opens the open watch from its resourceVersion at once, without a relist or a backoff (after
+   * a resume: the server then sends every change since, so the watch is current at once). Does
+   * nothing while listing, waiting or stopped. True when a watch was open.
+   */
+  rewatch(why: string): boolean {
+    return this.run !== undefined && this.reflector.rewatch(why);
+  }
+
+  /**
    * Resolves true once a complete list has been cached, or false after `timeoutMs` (on the
    * informer's clock). Never stops anything.
    */

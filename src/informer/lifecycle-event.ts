@@ -15,8 +15,11 @@ export type LifecycleEvent =
   /** The streaming list is not available here: the paginated LIST is used instead (remembered for the cluster). */
   | { type: 'streaming-list-fallback'; reason: string }
   | { type: 'synced'; resourceVersion: string; objects: number }
-  /** `protocol`: how the cluster's connection talks, when the transport says ('h2' or 'http/1.1'). */
-  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number; protocol?: string }
+  /**
+   * `protocol`: how the cluster's connection talks, when the transport says ('h2' or 'http/1.1').
+   * `streaming`: a streaming list opened (its list is published at its bookmark, not here).
+   */
+  | { type: 'watch-opened'; resourceVersion: string; timeoutSeconds: number; protocol?: string; streaming?: boolean }
   | {
       type: 'watch-closed';
       resourceVersion?: string;
@@ -35,6 +38,11 @@ export type LifecycleEvent =
   | { type: 'restart'; reason: string }
   /** The process was away (machine suspended, process stopped) for `awayMs`; its connections are being verified. */
   | { type: 'resumed'; awayMs: number }
+  /**
+   * The watch's cluster became unreachable (requests fail below HTTP while watches wait) or
+   * reachable again (F50), said once per transition; `detail` says how it is probed or what answered.
+   */
+  | { type: 'reachability'; reachable: boolean; detail: string }
   | { type: 'stopped' };
 
 export type LifecycleEventType = LifecycleEvent['type'];

@@ -73,6 +73,8 @@ export class ReflectorContext {
   incompleteStreamingLists = 0;
   /** Whether the last attempt (list or watch) failed; survives a restart. */
   lastAttemptFailed = false;
+  /** Set by the open (non-streaming) watch: ends it so that the loop re-opens it at once from the same resourceVersion. */
+  rewatch: ((why: string) => void) | undefined;
   /** With the default transform, the transport need not build managedFields at all. */
   readonly hints: ParseHints | undefined;
 
@@ -109,6 +111,18 @@ export class DeadlineError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'DeadlineError';
+  }
+}
+
+/**
+ * The owner asked for the open watch to be re-opened from its resourceVersion (after a resume:
+ * a watch accepted again from where it was has the server send every change since, so it is
+ * current at once, where the open one proves nothing until its next event or bookmark).
+ */
+export class RewatchRequestedError extends Error {
+  constructor(why: string) {
+    super(why);
+    this.name = 'RewatchRequestedError';
   }
 }
 

@@ -2,7 +2,7 @@ import { TransportDisposedError, describeError } from '../base/api-error';
 import { sleep } from '../base/sleep';
 import { errorKey, FailurePolicy, repeatsLeadToRelist } from './failure-policy';
 import { listAll } from './list-request';
-import { ReflectorContext, ShortWatchError, type ReflectorHost, type ReflectorOptions } from './reflector-context';
+import { ReflectorContext, RewatchRequestedError, ShortWatchError, type ReflectorHost, type ReflectorOptions } from './reflector-context';
 import { groupVersion } from './resource-type';
 import { StreamingListUnsupportedError } from './watch-list';
 import { watchOnce, type WatchOutcome } from './watch-request';
@@ -48,6 +48,16 @@ export class Reflector {
 
   get lastResourceVersion(): string {
     return this.r.resourceVersion;
+  }
+
+  /**
+   * Re-opens the open watch from its resourceVersion at once (no relist, no backoff); does
+   * nothing while listing or waiting. True when a watch was open.
+   */
+  rewatch(why: string): boolean {
+    const rewatch = this.r.rewatch;
+    rewatch?.(why);
+    return rewatch !== undefined;
   }
 
   /** Runs until `signal` fires. Never rejects. */
@@ -114,6 +124,8 @@ export class Reflector {
           await aborted(signal);
           break;
         }
+        // Asked for by the owner (after a resume): no failure; the same resourceVersion, at once.
+        if (err instanceof RewatchRequestedError) continue;
         if (this.r.incompleteStreamingLists >= INCOMPLETE_STREAMING_LISTS && this.o.streamingList === 'auto') {
           // F47: as after a 422 (F33), remembered for the cluster's group/version; the paginated LIST at once.
           const why = `${this.r.incompleteStreamingLists} streaming lists in a row ended before their initial-events-end bookmark (${describeError(err)})`;

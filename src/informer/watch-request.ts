@@ -2,7 +2,7 @@ import { AbortedError, ApiError, ProtocolError, TransportError, describeError } 
 import type { TimerHandle } from '../base/clock';
 import { isKubeObject } from './kube-object';
 import { beginList, publishList } from './list-request';
-import { DeadlineError, truncate, type ReflectorContext } from './reflector-context';
+import { DeadlineError, RewatchRequestedError, truncate, type ReflectorContext } from './reflector-context';
 import {
   InitialEvents,
   StreamingListIncompleteError,
@@ -112,8 +112,11 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
         stats.watches++;
         dataTimer = clock.setTimer(tick, deadlineMs / 10);
         progressed();
-        if (!initial) host.setPhase('watching');
-        host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds, protocol: r.o.transport.protocol });
+        if (!initial) {
+          host.setPhase('watching');
+          r.rewatch = (why) => fail(new RewatchRequestedError(why));
+        }
+        host.emit({ type: 'watch-opened', resourceVersion: startRv, timeoutSeconds, protocol: r.o.transport.protocol, ...(initial ? { streaming: true } : {}) });
       },
       onData: () => {
         silentTicks = 0;
@@ -165,6 +168,7 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
               progressTimer?.cancel();
               publishList(r, items, rv, relist, 1, requestedAt, true);
               host.setPhase('watching');
+              r.rewatch = (why) => fail(new RewatchRequestedError(why));
               return;
             }
             r.setResourceVersion(rv, 'bookmark');
@@ -196,6 +200,7 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
   } catch (err) {
     if (!failure) failure = err instanceof Error ? err : new Error(String(err));
   } finally {
+    r.rewatch = undefined;
     connectTimer?.cancel();
     dataTimer?.cancel();
     progressTimer?.cancel();
@@ -228,7 +233,7 @@ export async function watchOnce(r: ReflectorContext, signal: AbortSignal, stream
     host.emit({
       type: 'watch-closed',
       resourceVersion: r.resourceVersion || undefined,
-      cause: failure ? (signal.aborted ? 'stopped' : 'failed') : outcome === 'timeout' ? 'ended' : 'ended-early',
+      cause: failure ? (signal.aborted || failure instanceof RewatchRequestedError ? 'stopped' : 'failed') : outcome === 'timeout' ? 'ended' : 'ended-early',
       reason: failure ? describeError(failure) : outcome === 'timeout' ? 'the server ended the watch' : 'the server ended the watch early without sending anything',
       events,
       durationMs,

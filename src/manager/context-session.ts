@@ -37,6 +37,8 @@ export interface ContextSession {
   /** Where this cluster has no streaming list (WatchList); shared by the session's informers. */
   readonly streamingListMemory?: StreamingListMemory;
   fingerprint?: ContextFingerprint;
+  /** The cluster the context talks to (`clusterKeyOf`), on a usable session: its reachability is shared. */
+  readonly clusterKey?: string;
   /** Why the session is unusable. */
   readonly problem?: { message: string; kind: Extract<EntryErrorKind, 'kubeconfig' | 'context'>; since: number };
   /**
@@ -164,7 +166,7 @@ export class SessionSet {
       const access = new AccessReviewCache(transport, { clock: this.o.clock });
       const namespace = contextNamespace(files.kc, selected.contextName);
       const server = selected.kc.getCurrentCluster()?.server;
-      this.install(spec, { spec, contextName: selected.contextName, server, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint });
+      this.install(spec, { spec, contextName: selected.contextName, server, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint, clusterKey: target.clusterKey });
     } catch (err) {
       this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }

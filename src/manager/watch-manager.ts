@@ -3,6 +3,8 @@ import type { AccessReviewCache } from '../cluster/access-review';
 import { ClusterRegistry } from '../connection/registry/cluster-registry';
 import { kubeConfigTransportFactoryWith } from '../connection/transport/transport-factory';
 import { type KubeObject, type KubeTransport, type TimedLifecycleEvent } from '../informer';
+import type { ReachabilityChange } from '../connection/reachability/cluster-reachability';
+import { reachabilityEvent } from './reachability-event';
 import { AdHocWatches, type AdHocWatch, type AdHocWatchRequest } from './ad-hoc-watch';
 import { readKubeconfigForSync, SessionSet, type ContextSession } from './context-session';
 import { DefinitionWatches, definitionName, mayBeCustomResource } from './definition-watch';
@@ -42,6 +44,7 @@ export class WatchManager implements Disposable {
   private readonly clock: Clock;
   private readonly clusterRegistry: ClusterRegistry;
   private readonly resumedSubscription: Disposable;
+  private readonly reachabilitySubscription: Disposable;
   private running = false;
   private readonly queue = new OperationQueue();
   private readonly handlers = new EntryHandlerSet();
@@ -68,6 +71,7 @@ export class WatchManager implements Disposable {
     this.clusterRegistry = options.clusterRegistry ?? new ClusterRegistry();
     const transportFactory = options.transportFactory ?? kubeConfigTransportFactoryWith(this.clusterRegistry, { healthCheck: options.healthCheck, clock });
     this.resumedSubscription = this.clusterRegistry.onResumed((awayMs) => this.announceResume(awayMs));
+    this.reachabilitySubscription = this.clusterRegistry.onReachabilityChange((key, change) => this.announceReachability(key, change));
     const config_ = () => this.config;
     const running = () => this.running;
     this.slots = new SlotReconciler({
@@ -273,6 +277,7 @@ export class WatchManager implements Disposable {
 
   dispose(): void {
     this.resumedSubscription.dispose();
+    this.reachabilitySubscription.dispose();
     void this.stop();
   }
 
@@ -384,10 +389,27 @@ export class WatchManager implements Disposable {
     await Promise.all(restarts);
   }
 
-  /** Logs on every running watch that the process was away and its connections are being verified. */
+  /**
+   * Logs on every running watch that the process was away and its connections are being verified,
+   * and re-opens every open watch from its resourceVersion: accepted again from there, the server
+   * sends every change since, so the watch is current at once, where the open one would prove it
+   * only with its next event or bookmark (a minute away on a quiet type).
+   */
   private announceResume(awayMs: number): void {
     const at = this.clock.now();
-    for (const rec of this.slots.records()) if (rec.informer) this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
+    const why = `resumed after ${Math.round(awayMs / 1000)} s: re-opened from its resourceVersion`;
+    for (const rec of this.slots.records()) {
+      if (!rec.informer) continue;
+      this.lifecycle.fire({ entryId: rec.id, event: { type: 'resumed', awayMs, at } });
+      rec.informer.rewatch(why);
+    }
+  }
+
+  /** Logs on every running watch of `clusterKey` that its cluster became unreachable or reachable again (F50). */
+  private announceReachability(clusterKey: string, change: ReachabilityChange): void {
+    const at = this.clock.now();
+    const event = reachabilityEvent(change);
+    for (const rec of this.slots.records()) if (rec.informer && rec.slot.session.clusterKey === clusterKey) this.lifecycle.fire({ entryId: rec.id, event: { ...event, at } });
   }
 
   // ---- custom resource definitions ----

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ClusterRegistry } from '../../src/connection/registry/cluster-registry';
+import { ClusterRegistry, type SharedCluster } from '../../src/connection/registry/cluster-registry';
 import { clusterKeyOf } from '../../src/cluster/context-identity';
 import { acceleratedClock, seededRandom, type Clock } from '../../src/base/clock';
 import { Informer, type InformerOptions } from '../../src/informer/informer';
@@ -24,13 +24,16 @@ export class ClusterRig {
   readonly registry = new ClusterRegistry(false);
   readonly clock: Clock;
   transport!: KubeConfigTransport;
+  /** What the rig's transport shares with the cluster (its reachability, its wake signal). */
+  cluster!: SharedCluster;
   relay: TcpRelay | undefined;
 
   private constructor(
     readonly server: FakeApiServer,
     readonly scale: number,
+    clock?: Clock,
   ) {
-    this.clock = acceleratedClock(scale, seededRandom(7));
+    this.clock = clock ?? acceleratedClock(scale, seededRandom(7));
   }
 
   static async start(opts: {
@@ -42,9 +45,11 @@ export class ClusterRig {
     informer?: Partial<InformerOptions>;
     transport?: KubeConfigTransportOptions;
     server?: FakeApiServerOptions;
+    /** The clock of the informers and the transport; default one `scale` times faster than real time. */
+    clock?: Clock;
   }): Promise<ClusterRig> {
     const server = await FakeApiServer.start({ timeScale: 1000 / opts.scale, http2: opts.http2 ?? false, ...opts.server });
-    const rig = new ClusterRig(server, opts.scale);
+    const rig = new ClusterRig(server, opts.scale, opts.clock);
     let config = server.kubeconfig();
     if (opts.relay) {
       rig.relay = await TcpRelay.start(Number(new URL(server.url).port));
@@ -52,7 +57,9 @@ export class ClusterRig {
     }
     const kc = new KubeConfig();
     kc.loadFromString(config);
-    rig.transport = new KubeConfigTransport(kc, { lease: rig.registry.acquire(clusterKeyOf(kc)), clock: rig.clock, ...opts.transport });
+    const lease = rig.registry.acquire(clusterKeyOf(kc));
+    rig.cluster = lease.cluster;
+    rig.transport = new KubeConfigTransport(kc, { lease, clock: rig.clock, ...opts.transport });
     for (let i = 0; i < opts.namespaces; i++) {
       server.create('configmaps', { metadata: { name: 'cm-0', namespace: `ns-${i}` }, data: { v: '0' } });
       for (const type of opts.types ?? [configmaps]) rig.addInformer(`ns-${i}`, { type, ...opts.informer });

@@ -50,7 +50,7 @@ describe('health panel view model', () => {
     assert.equal(cms.rate.adds.reduce((a, b) => a + b, 0), 3, 'per-second values of 1 s buckets add up to the count');
     assert.match(cms.resourceVersion!.text, /^\d+ from a watch event, 5s ago$/);
     assert.equal(cms.connection, 'HTTP/1.1');
-    assert.deepEqual(snap.states.map((s) => s.label), ['watching', 'connecting', 'listing', 'reconnecting', 'backing off', 'unreachable', 'unauthorized', 'credentials failed', 'forbidden', 'not found', 'process suspended', 'paused', 'stopped']);
+    assert.deepEqual(snap.states.map((s) => s.label), ['watching', 'catching up', 'connecting', 'listing', 'reconnecting', 'backing off', 'unreachable', 'unauthorized', 'credentials failed', 'forbidden', 'not found', 'process suspended', 'paused', 'stopped']);
     assert.ok(snap.states.every((s) => s.color.startsWith('var(--vscode-')), 'theme colours only');
     // V29 what a screen reader says of the band and the chart.
     assert.match(cms.summary, /^ctx\/configmaps in default: watching · rv \d+; over the last \w+: watching \w+.*; (no markers|\d+ markers?: )/);

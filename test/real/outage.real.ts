@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
+import { defaultBackoff } from '../../src/base/backoff';
+import type { ReachabilityChange } from '../../src/connection/reachability/cluster-reachability';
 import type { TimedLifecycleEvent } from '../../src/informer/lifecycle-event';
-import { PROTOCOLS, RealRig, REAL_BOUND_MS, until, useControlPlane } from './support';
+import { PROTOCOLS, RealRig, REAL_BOUND_MS, until, useControlPlane, type Protocol } from './support';
 
 type Backoff = Extract<TimedLifecycleEvent, { type: 'backoff' }>;
 
 /**
  * Outages of a real 1.34 server: kube-apiserver itself stops (connections refused) and starts
  * again on the same port while etcd keeps the objects (F07), or a relay in front of it stops
- * listening and listens again (F25).
+ * listening and listens again (F25), or resets every connection for 20 s or 3 minutes (F50).
  */
 describe('[real] outages (kube-apiserver stopped, or unreachable behind a relay)', function () {
   this.timeout(180_000);
@@ -80,5 +82,73 @@ describe('[real] outages (kube-apiserver stopped, or unreachable behind a relay)
       for (const w of r.watches) assert.equal(w.lifecycle.filter((e) => e.type === 'list-started').length, 1, `${w.namespace}: re-watched from its resourceVersion, no relist`);
       await r.converged();
     });
+
+    it(`F50 [real] ${label}: the relay resets every connection for 20 s: every watch is back within 3 s of it passing again, whatever its backoff; at most one probe per cluster per cadence while down`, async function () {
+      this.timeout(240_000);
+      await outageOf(protocol, 20_000);
+    });
+  }
+
+  // One protocol for the long outage (the probe is the same for both): 3 minutes of real time added to the tier.
+  it('F50 [real] HTTP/2: the relay resets every connection for 3 minutes: every watch is back within 3 s of it passing again, though its backoff reached the 30 s cap; at most one probe per cluster per cadence while down', async function () {
+    this.timeout(420_000);
+    await outageOf('h2', 180_000);
+  });
+
+  /**
+   * Three watches of one cluster with the product's backoff (800 ms doubling to 30 s) behind a
+   * relay that resets every connection for `downMs` of real time while the objects change, then
+   * passes again. Measured from the relay's reopening to each watch's new watch response: the
+   * engine's recovery, which F50 bounds at 3 s; allowed here 5 s on a loaded machine (without the
+   * probe it was 11 to 12 s after 20 s, up to 30 s after minutes).
+   */
+  async function outageOf(protocol: Protocol, downMs: number): Promise<void> {
+    const p = plane();
+    rig = await RealRig.start({ plane: p, protocol, relay: true, watches: 3, initialObjects: 1, informer: { backoff: defaultBackoff } });
+    const r = rig;
+    await r.synced();
+    const reach = r.cluster.reachability;
+    const changes: ReachabilityChange[] = [];
+    reach.onChange((c) => changes.push(c));
+    const probes0 = reach.probesStarted;
+    const accepted0 = r.relay!.accepted;
+    const cutAt = Date.now();
+    r.relay!.cut();
+    await new Promise((resolve) => setTimeout(resolve, downMs / 2));
+    for (const w of r.watches) await w.objects.update('cm-0', 'during-outage'); // straight to the server, not through the relay
+    await new Promise((resolve) => setTimeout(resolve, downMs / 2));
+    assert.ok(r.watches.every((w) => ['unreachable', 'backing-off'].includes(w.informer.state.phase)), `every watch waiting out its backoff (${r.phases()})`);
+    const probes = reach.probesStarted - probes0;
+    const accepted = r.relay!.accepted - accepted0;
+    const reopenAt = Date.now();
+    const downFor = reopenAt - cutAt;
+    r.relay!.restore();
+    await until(
+      () => r.watches.every((w) => (w.informer.get(w.namespace, 'cm-0') as { data?: { v?: string } } | undefined)?.data?.v === 'during-outage' && w.informer.state.phase === 'watching'),
+      () => `every watch caught up and watching (${r.phases()})`,
+      REAL_BOUND_MS,
+    );
+    const resumed = r.watches.map((w) => {
+      const back = w.lifecycle.find((e) => e.type === 'watch-opened' && e.at >= reopenAt)!.at;
+      const pending = w.lifecycle.filter((e): e is Backoff => e.type === 'backoff' && e.at < back).at(-1)!;
+      return { ns: w.namespace, backMs: back - reopenAt, ownRetryMs: pending.retryAt - reopenAt, lastDelayMs: Math.round(pending.delayMs) };
+    });
+    const retries = r.watches.reduce((n, w) => n + w.lifecycle.filter((e) => e.type === 'backoff' && e.at >= cutAt && e.at < reopenAt).length, 0);
+    const shown = JSON.stringify({ protocol, downMs: downFor, probes, accepted, retries, resumed });
+    console.log(`      F50 ${shown}`);
+    for (const x of resumed) assert.ok(x.backMs <= 5000, `${x.ns} back ${x.backMs} ms after the relay passed again: ${shown}`);
+    const woken = resumed.filter((x) => x.ownRetryMs > 5000);
+    assert.ok(woken.length >= 1, `some watch would have waited longer: ${shown}`);
+    for (const x of woken) assert.ok(x.backMs < x.ownRetryMs, `${x.ns} back before its own retry: ${shown}`);
+    // One probe at a time, at least 750 ms apart (1 s − 25 %): at most one per 750 ms of the outage.
+    assert.ok(probes >= 2 && probes <= Math.ceil(downFor / 750) + 1, `probes while down: ${shown}`);
+    assert.ok(accepted <= probes + retries + r.watches.length, `every connection while down was a probe or a watch's own retry: ${shown}`);
+    assert.deepEqual(
+      changes.map((c) => c.type),
+      ['unreachable', 'reachable'],
+      `said once each: ${JSON.stringify(changes)}`,
+    );
+    for (const w of r.watches) assert.equal(w.lifecycle.filter((e) => e.type === 'list-started').length, 1, `${w.namespace}: re-watched from its resourceVersion, no relist`);
+    await r.converged();
   }
 });

@@ -48,6 +48,7 @@ const examples: Record<LifecycleEventType, { event: LifecycleEvent; level: LogLe
   restart: { event: { type: 'restart', reason: 'by the user, from the watch list' }, level: 'info', text: /^restart requested: by the user, from the watch list$/ },
   stopped: { event: { type: 'stopped' }, level: 'info', text: /^stopped$/ },
   resumed: { event: { type: 'resumed', awayMs: 93_400 }, level: 'info', text: /^resumed after 93 s: verifying the cluster's connections$/ },
+  reachability: { event: { type: 'reachability', reachable: false, detail: 'probing it' }, level: 'warn', text: /^the cluster is unreachable: probing it$/ },
 };
 
 describe('log formatting', function () {

@@ -1,6 +1,6 @@
 import { Emitter, type Disposable } from '../../base/disposable';
 import type { H2SessionPool } from '../h2/h2-session-pool';
-import { ClusterReachability } from '../reachability/cluster-reachability';
+import { ClusterReachability, type ReachabilityChange } from '../reachability/cluster-reachability';
 import { WakeDetector, type WakeDetectorOptions } from '../wake/wake-detector';
 
 /**
@@ -57,6 +57,7 @@ export interface ClusterLease extends Disposable {
 export class ClusterRegistry implements Disposable {
   private readonly entries = new Map<string, ClusterEntry>();
   private readonly resumed = new Emitter<number>();
+  private readonly reachabilityChanges = new Emitter<{ clusterKey: string; change: ReachabilityChange }>();
   private detector: WakeDetector | undefined;
   private disposed = false;
 
@@ -72,6 +73,7 @@ export class ClusterRegistry implements Disposable {
     if (!entry) {
       entry = new ClusterEntry(key);
       this.entries.set(key, entry);
+      entry.reachability.onChange((change) => this.reachabilityChanges.fire({ clusterKey: key, change }));
     }
     entry.users++;
     this.startDetector();
@@ -95,6 +97,11 @@ export class ClusterRegistry implements Disposable {
     return this.resumed.on(listener);
   }
 
+  /** Fires when a cluster in use becomes unreachable or reachable again (once per transition, for the log). */
+  onReachabilityChange(listener: (clusterKey: string, change: ReachabilityChange) => void): Disposable {
+    return this.reachabilityChanges.on(({ clusterKey, change }) => listener(clusterKey, change));
+  }
+
   /** Tells every cluster the process was away; what the detector calls, and tests. */
   wake(awayMs: number): void {
     for (const entry of this.entries.values()) entry.wake.fire(awayMs);
@@ -111,6 +118,7 @@ export class ClusterRegistry implements Disposable {
     for (const entry of this.entries.values()) entry.dispose();
     this.entries.clear();
     this.resumed.dispose();
+    this.reachabilityChanges.dispose();
   }
 
   private startDetector(): void {

@@ -6,6 +6,7 @@ import { proxyRouteFor, type ProxyRoute } from '../proxy/proxy-route';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../wire/line-splitter';
 import type { Disposable } from '../../base/disposable';
 import { ClusterReachability } from '../reachability/cluster-reachability';
+import { handshakeProbe, handshakeTargetOf } from '../reachability/handshake-probe';
 import type { ConnectionEvent } from '../h2/h2-session-pool';
 import type { HealthCheckTiming } from '../h2/session-health-check';
 import { systemClock, type Clock } from '../../base/clock';
@@ -71,6 +72,8 @@ export class KubeConfigTransport implements KubeTransport {
   private readonly reachability: ClusterReachability;
   private readonly lease: ClusterLease | undefined;
   private readonly wakeSubscription: Disposable | undefined;
+  /** This transport's handshake probe, offered to the cluster's reachability (F50). */
+  private readonly probeOffer: Disposable;
   private readonly options: KubeConfigTransportOptions;
   private readonly h2: H2Route;
   private readonly http1: Http1Route;
@@ -112,6 +115,7 @@ export class KubeConfigTransport implements KubeTransport {
     this.calls = new ApiCalls(this.requests, this.http1, this.reachability, clock, options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
     this.upgrades = new WebSocketUpgrades(() => ({ base, route: this.route, credentials: this.credentials, reachability: this.reachability, clock, health: options.healthCheck, lookup: options.lookup, libraryAgent: () => this.http1.libraryProxyAgent(), credentialError, disposed: this.disposed }));
     this.wakeSubscription = options.lease?.cluster.onWake(() => this.verifyConnections());
+    this.probeOffer = this.reachability.attachProbe(handshakeProbe(handshakeTargetOf(kc, base, this.route, options.lookup)), clock);
   }
 
   /** How requests reach the server (for logs and tooltips through describeProxyRoute). */
@@ -182,6 +186,7 @@ export class KubeConfigTransport implements KubeTransport {
     this.disposed = true;
     this.upgrades.dispose();
     this.wakeSubscription?.dispose();
+    this.probeOffer.dispose();
     if (this.lease) this.lease.dispose();
     else this.reachability.dispose();
     this.http1.dispose();

@@ -7,6 +7,7 @@ import type { StateStyle } from './health-messages';
  */
 const STYLES: Record<HealthState, { label: string; color: string }> = {
   watching: { label: 'watching', color: 'var(--vscode-charts-green)' },
+  'catching-up': { label: 'catching up', color: 'var(--vscode-charts-yellow)' },
   connecting: { label: 'connecting', color: 'var(--vscode-charts-blue)' },
   listing: { label: 'listing', color: 'var(--vscode-charts-blue)' },
   reconnecting: { label: 'reconnecting', color: 'var(--vscode-charts-yellow)' },

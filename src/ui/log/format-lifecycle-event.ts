@@ -102,6 +102,8 @@ export function formatLifecycleEvent(label: string, event: LifecycleEvent, conte
       return line('info', 'stopped');
     case 'resumed':
       return line('info', `resumed after ${Math.round(event.awayMs / 1000)} s: verifying the cluster's connections`);
+    case 'reachability':
+      return event.reachable ? line('info', `the cluster is reachable again: ${oneLine(event.detail)}`) : line('warn', `the cluster is unreachable: ${oneLine(event.detail)}`);
     default:
       return unknownEvent(label, event);
   }

@@ -14,7 +14,7 @@ import type { ResourceType } from '../../../src/informer/resource-type';
 import { collectionPath } from '../../../src/informer/resource-type';
 import { StreamingListMemory } from '../../../src/informer/streaming-list-memory';
 import { KubeConfigTransport, type KubeConfigTransportOptions } from '../../../src/connection/transport/kubeconfig-transport';
-import { ClusterRegistry } from '../../../src/connection/registry/cluster-registry';
+import { ClusterRegistry, type SharedCluster } from '../../../src/connection/registry/cluster-registry';
 import { CredentialRegistry } from '../../../src/connection/credentials/credential-registry';
 import { clusterKeyOf } from '../../../src/cluster/context-identity';
 import { EventRecorder, identity, identityLines } from '../../support/event-recorder';
@@ -82,6 +82,8 @@ export class RealRig {
   readonly credentials = new CredentialRegistry({ clock: systemClock });
   readonly streamingListMemory = new StreamingListMemory(systemClock);
   transport!: KubeConfigTransport;
+  /** What the rig's transport shares with its cluster (reachability, wake). */
+  cluster!: SharedCluster;
   relay: TcpRelay | undefined;
   kubeconfig = '';
 
@@ -98,10 +100,12 @@ export class RealRig {
       const kc = new KubeConfig();
       kc.loadFromString(rig.kubeconfig);
       const credentials = rig.credentials.acquire(kc);
+      const lease = rig.clusters.acquire(clusterKeyOf(kc));
+      rig.cluster = lease.cluster;
       rig.transport = new KubeConfigTransport(kc, {
         http2: o.protocol === 'h2',
         clock: systemClock,
-        lease: rig.clusters.acquire(clusterKeyOf(kc)),
+        lease,
         credentials,
         ...o.transport,
       });

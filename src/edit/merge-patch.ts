@@ -21,7 +21,8 @@ function isMap(v: unknown): v is Record<string, unknown> {
  * Keys whose value is undefined count as absent (JSON drops them).
  */
 export function mergePatch(from: unknown, to: unknown): unknown {
-  if (!isMap(from) || !isMap(to)) return sameValue(from, to) ? undefined : to;
+  // A BigInt beside a rounded double is sent (exact): only the same value is left out (W11).
+  if (!isMap(from) || !isMap(to)) return sameValue(from, to, 'different') ? undefined : to;
   const patch: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(to)) {
     if (value === undefined) continue;

@@ -48,17 +48,21 @@ function isMap(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Deep equality of JSON values (key order ignored). */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b || sameNumber(a, b)) return true;
+/**
+ * Deep equality of JSON values (key order ignored). `rounded`: whether a BigInt and the double
+ * nearest to it count as the same (the watch's copy went through a double, W11), or as different
+ * (what is sent must be exact).
+ */
+export function sameValue(a: unknown, b: unknown, rounded: 'same' | 'different' = 'same'): boolean {
+  if (a === b || (rounded === 'same' && sameNumber(a, b))) return true;
   if (Array.isArray(a) || Array.isArray(b)) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    return a.every((x, i) => sameValue(x, b[i]));
+    return a.every((x, i) => sameValue(x, b[i], rounded));
   }
   if (isMap(a) && isMap(b)) {
     const ka = Object.keys(a).filter((k) => a[k] !== undefined);
     const kb = Object.keys(b).filter((k) => b[k] !== undefined);
-    return ka.length === kb.length && ka.every((k) => sameValue(a[k], b[k]));
+    return ka.length === kb.length && ka.every((k) => sameValue(a[k], b[k], rounded));
   }
   return false;
 }
@@ -113,9 +117,10 @@ class Merger {
   readonly conflicts: MergeConflict[] = [];
 
   merge(base: Value, theirs: Value, ours: Value, path: PathSegment[], shape: MergeShape | undefined): Value {
-    if (sameValue(theirs, ours)) return theirs;
-    if (sameValue(base, ours)) return theirs;
+    // Unchanged on the server first: a watched copy's rounded integer (W11) never hides the user's exact edit.
     if (sameValue(base, theirs)) return ours;
+    if (sameValue(base, ours)) return theirs;
+    if (sameValue(theirs, ours)) return ours;
     if (!shape?.whole && isMap(theirs) && isMap(ours) && (isMap(base) || base === ABSENT)) return this.mergeMaps(isMap(base) ? base : {}, theirs, ours, path, shape);
     const rule = itemRule(shape);
     if (rule && Array.isArray(theirs) && Array.isArray(ours) && (Array.isArray(base) || base === ABSENT)) return this.mergeList(Array.isArray(base) ? base : [], theirs, ours, path, rule, shape?.item());

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
 import {
   WriteJournal,
   evictionWrite,
@@ -19,7 +18,7 @@ import {
 } from '../../src/actions';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import type { KubeObject, ResourceType } from '../../src/informer';
-import { PROTOCOLS, uniqueName, useControlPlane, type ControlPlane } from './support';
+import { CRONJOBS, DEPLOYMENTS, NODES, PODS, PROTOCOLS, uniqueName, useControlPlane, useTransports, type ControlPlane } from './support';
 
 /**
  * W02 and W09 on a real kube-apiserver 1.34: every action's write carries the uid of the object it
@@ -28,10 +27,6 @@ import { PROTOCOLS, uniqueName, useControlPlane, type ControlPlane } from './sup
  * a write planned for an object deleted and re-created under its name (uid Y), or changed since
  * the plan (rv N → M), is refused: `moved`, nothing written, the new object untouched.
  */
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
-const CRONJOBS: ResourceType = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };
-const NODES: ResourceType = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
-const PODS: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 const signal = () => new AbortController().signal;
 const noWatches = { entries: () => [], entry: () => undefined, addHandler: () => ({ dispose: () => undefined }) };
 
@@ -47,20 +42,16 @@ const pod = (name: string, nodeName?: string) => ({ apiVersion: 'v1', kind: 'Pod
 describe('[real] actions act only on the object the user saw (W02, W09; kube-apiserver 1.34)', function () {
   this.timeout(120_000);
   const plane = useControlPlane();
-  const transports: KubeConfigTransport[] = [];
+  const transportAs = useTransports();
   const journals: WriteJournal[] = [];
   const nodes: string[] = [];
   afterEach(async () => {
-    for (const t of transports.splice(0)) t.dispose();
     for (const j of journals.splice(0)) j.dispose();
     for (const n of nodes.splice(0)) await plane().admin.delete(`/api/v1/nodes/${n}`).catch(() => undefined);
   });
 
   function sessionOf(p: ControlPlane, http2: boolean): ActionSession & { transport: KubeConfigTransport } {
-    const kc = new KubeConfig();
-    kc.loadFromString(p.kubeconfig('admin'));
-    const transport = new KubeConfigTransport(kc, { http2 });
-    transports.push(transport);
+    const transport = transportAs(p, 'admin', http2);
     const journal = new WriteJournal(noWatches);
     journals.push(journal);
     return { transport, journal, user: 'admin' };

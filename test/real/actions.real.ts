@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import {
   WriteJournal,
   drainFilter,
@@ -21,20 +20,15 @@ import {
   type DrainProgress,
 } from '../../src/actions';
 import { AccessReviewCache, rulesAllow } from '../../src/cluster';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import type { KubeObject, ResourceType } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
-import { PROTOCOLS, REAL_BOUND_MS, uniqueName, until, useControlPlane, type ControlPlane } from './support';
+import { CRONJOBS, DEPLOYMENTS, NODES, PODS, PROTOCOLS, REAL_BOUND_MS, uniqueName, until, useControlPlane, useTransports, type ControlPlane } from './support';
 
 /**
  * Acting on objects against a real kube-apiserver 1.34 with RBAC: access reviews of the `reader`
  * (may read, may not write) and of the admin, a read-only user's write refused in words, each
  * action's request accepted as kubectl's is, and a write confirmed by a watch.
  */
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
-const CRONJOBS: ResourceType = { group: 'batch', version: 'v1', resource: 'cronjobs', kind: 'CronJob', namespaced: true };
-const NODES: ResourceType = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
-const PODS: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 const signal = () => new AbortController().signal;
 const noWatches = { entries: () => [], entry: () => undefined, addHandler: () => ({ dispose: () => undefined }) };
 
@@ -45,20 +39,11 @@ function deployment(name: string, image = 'registry.example.com/web:1'): object 
 describe('[real] acting on objects (kube-apiserver 1.34, RBAC)', function () {
   this.timeout(120_000);
   const plane = useControlPlane();
-  const transports: KubeConfigTransport[] = [];
+  const transportAs = useTransports();
   const journals: WriteJournal[] = [];
   afterEach(() => {
-    for (const t of transports.splice(0)) t.dispose();
     for (const j of journals.splice(0)) j.dispose();
   });
-
-  function transportAs(p: ControlPlane, user: 'admin' | 'reader', http2: boolean): KubeConfigTransport {
-    const kc = new KubeConfig();
-    kc.loadFromString(p.kubeconfig(user));
-    const t = new KubeConfigTransport(kc, { http2 });
-    transports.push(t);
-    return t;
-  }
 
   function journal(): WriteJournal {
     const j = new WriteJournal(noWatches);

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { EditSession, applyEdit, previewApply, type ApplyPreview } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
-import { PROTOCOLS, isStatus, useControlPlane, type ControlPlane } from './support';
+import { CONFIGMAPS, DEPLOYMENTS, isStatus, PROTOCOLS, useControlPlane, useTransports, type ControlPlane } from './support';
 import { pinnedTo } from '../support/pinned-origin';
 
-const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 
 type Managed = { manager: string; operation: string; fieldsV1: Record<string, unknown> };
 
@@ -20,10 +16,7 @@ type Managed = { manager: string; operation: string; fieldsV1: Record<string, un
 describe('[real] server-side apply of an edit: the intent only (kube-apiserver 1.34)', function () {
   this.timeout(120_000);
   const plane = useControlPlane();
-  const transports: KubeConfigTransport[] = [];
-  afterEach(() => {
-    for (const t of transports.splice(0)) t.dispose();
-  });
+  const transportOf = useTransports();
   const signal = () => new AbortController().signal;
   const cmPath = (ns: string, name = 'web') => `/api/v1/namespaces/${ns}/configmaps/${name}`;
   const deployPath = (ns: string, name = 'web') => `/apis/apps/v1/namespaces/${ns}/deployments/${name}`;
@@ -33,10 +26,7 @@ describe('[real] server-side apply of an edit: the intent only (kube-apiserver 1
     ((await p.admin.get(path)).metadata.managedFields as Managed[]).filter((e) => e.manager === manager).map((e) => [e.operation, e.fieldsV1]);
 
   const open = async (p: ControlPlane, http2: boolean, type: ResourceType, path: string, ns: string) => {
-    const kc = new KubeConfig();
-    kc.loadFromString(p.kubeconfig('admin'));
-    const transport = new KubeConfigTransport(kc, { http2 });
-    transports.push(transport);
+    const transport = transportOf(p, 'admin', http2);
     const obj = await transport.getJson<KubeObject>(path, {}, signal());
     return new EditSession({ type, namespace: ns, name: 'web', ...pinnedTo(transport) }, obj, { hideServerFields: true });
   };

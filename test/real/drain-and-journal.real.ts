@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { WriteJournal, drainFilter, drainResultWords, planDelete, planDrain, podsOnNode, runDrain, runPlan, type ActionTarget, type DrainProgress } from '../../src/actions';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
-import type { KubeObject, ResourceType } from '../../src/informer';
+import type { KubeObject } from '../../src/informer';
 import { WatchManager } from '../../src/manager';
-import { PROTOCOLS, REAL_BOUND_MS, uniqueName, until, useControlPlane, type ControlPlane } from './support';
+import { NODES, PODS, PROTOCOLS, REAL_BOUND_MS, uniqueName, until, useControlPlane, useTransports, type ControlPlane } from './support';
 
 /**
  * W08 and W10 on a real kube-apiserver 1.34 (with an audit log, to see the order of requests): a
@@ -17,28 +15,19 @@ import { PROTOCOLS, REAL_BOUND_MS, uniqueName, until, useControlPlane, type Cont
  * "written, not visible to the watch" for an object outside the watch's selector. No scheduler or
  * kubelet runs: Pods are "scheduled" by creating them with spec.nodeName.
  */
-const NODES: ResourceType = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
-const PODS: ResourceType = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
 const signal = () => new AbortController().signal;
 const noWatches = { entries: () => [], entry: () => undefined, addHandler: () => ({ dispose: () => undefined }) };
 
 describe('[real] drain and the write journal act on what is there now (W08, W10; kube-apiserver 1.34)', function () {
   this.timeout(120_000);
   const plane = useControlPlane({ audit: true });
-  const transports: KubeConfigTransport[] = [];
+  const transportAs = useTransports();
   const disposables: { dispose(): void }[] = [];
   afterEach(() => {
-    for (const t of transports.splice(0)) t.dispose();
     for (const d of disposables.splice(0)) d.dispose();
   });
 
-  function transportOf(p: ControlPlane, http2: boolean): KubeConfigTransport {
-    const kc = new KubeConfig();
-    kc.loadFromString(p.kubeconfig('admin'));
-    const t = new KubeConfigTransport(kc, { http2 });
-    transports.push(t);
-    return t;
-  }
+  const transportOf = (p: ControlPlane, http2: boolean) => transportAs(p, 'admin', http2);
 
   async function serviceAccount(p: ControlPlane, ns: string): Promise<void> {
     await p.admin.post(`/api/v1/namespaces/${ns}/serviceaccounts`, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default' } }).catch(() => undefined);

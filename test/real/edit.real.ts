@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { EditSession, applyEdit, conflictLines, previewApply, type EditWrite } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
 import { pinnedTo } from '../support/pinned-origin';
-import { PROTOCOLS, useControlPlane, type ControlPlane } from './support';
+import { CONFIGMAPS, DEPLOYMENTS, PROTOCOLS, useControlPlane, useTransports } from './support';
 
-const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 
 /**
  * Editing live objects against a real kube-apiserver 1.34.9 (RBAC on): the save's optimistic
@@ -20,18 +17,7 @@ const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'dep
 describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
   this.timeout(120_000);
   const plane = useControlPlane();
-  const transports: KubeConfigTransport[] = [];
-  afterEach(() => {
-    for (const t of transports.splice(0)) t.dispose();
-  });
-
-  const transportOf = (p: ControlPlane, user: 'admin' | 'reader', http2: boolean) => {
-    const kc = new KubeConfig();
-    kc.loadFromString(p.kubeconfig(user));
-    const t = new KubeConfigTransport(kc, { http2 });
-    transports.push(t);
-    return t;
-  };
+  const transportOf = useTransports();
   const signal = () => new AbortController().signal;
   const cmPath = (ns: string, name: string) => `/api/v1/namespaces/${ns}/configmaps/${name}`;
 

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { KubeConfig } from '@kubernetes/client-node';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { EditSession } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
 import { pinnedTo } from '../support/pinned-origin';
-import { PROTOCOLS, useControlPlane } from './support';
+import { PROTOCOLS, useControlPlane, useTransports } from './support';
 
 const WIDGETS: ResourceType = { group: 'exact.example.com', version: 'v1', resource: 'widgets', kind: 'Widget', namespaced: true };
 
@@ -16,10 +14,7 @@ const WIDGETS: ResourceType = { group: 'exact.example.com', version: 'v1', resou
 describe('[real] integers beyond 2^53 through an edit (kube-apiserver 1.34)', function () {
   this.timeout(120_000);
   const plane = useControlPlane();
-  const transports: KubeConfigTransport[] = [];
-  afterEach(() => {
-    for (const t of transports.splice(0)) t.dispose();
-  });
+  const transportOf = useTransports();
   before(async () => {
     await plane().setup.crd({ group: WIDGETS.group, plural: 'widgets', kind: 'Widget' });
   });
@@ -35,10 +30,7 @@ describe('[real] integers beyond 2^53 through an edit (kube-apiserver 1.34)', fu
       const serverText = async () => (await p.admin.raw('GET', path)).text;
       assert.match(await serverText(), /"maxBytes":9223372036854775807,"offset":-9007199254740993/, 'the server keeps them exact');
 
-      const kc = new KubeConfig();
-      kc.loadFromString(p.kubeconfig('admin'));
-      const transport = new KubeConfigTransport(kc, { http2 });
-      transports.push(transport);
+      const transport = transportOf(p, 'admin', http2);
       const watched = (text: string) => JSON.parse(text) as KubeObject;
       const pin = pinnedTo(transport);
       const session = new EditSession({ type: WIDGETS, namespace: ns, name: 'w', ...pin }, watched(await serverText()), { hideServerFields: true });

@@ -1,16 +1,13 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
 import { dump, load } from 'js-yaml';
 import { fetchOpenApiV3, mergeKeysFromOpenApi, renderMergeKeys } from '../../scripts/merge-keys/openapi-merge-keys';
-import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { EditSession, type EditWrite } from '../../src/edit';
 import type { KubeObject, ResourceType } from '../../src/informer';
-import { PROTOCOLS, uniqueName, useControlPlane, type ControlPlane } from './support';
+import { DEPLOYMENTS, PROTOCOLS, uniqueName, useControlPlane, useTransports, type ControlPlane } from './support';
 import { pinnedTo } from '../support/pinned-origin';
 
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 const TABLE_FILE = path.join(import.meta.dirname, '..', '..', 'src', 'edit', 'merge-keys', 'builtin-merge-keys.ts');
 
 type Pod = { initContainers?: Record<string, unknown>[]; containers: (Record<string, unknown> & { env?: { name: string }[]; volumeMounts?: unknown[] })[]; volumes?: unknown[] };
@@ -26,10 +23,7 @@ type DeploymentJson = { metadata: { resourceVersion: string }; spec: { template:
 describe('[real] the three-way merge by merge keys (kube-apiserver 1.34)', function () {
   this.timeout(120_000);
   const plane = useControlPlane();
-  const transports: KubeConfigTransport[] = [];
-  afterEach(() => {
-    for (const t of transports.splice(0)) t.dispose();
-  });
+  const transportAs = useTransports();
   const signal = () => new AbortController().signal;
 
   it('W05 [real] the committed merge-key table (src/edit/merge-keys/builtin-merge-keys.ts) is what the server OpenAPI v3 gives, regenerated now', async () => {
@@ -39,13 +33,7 @@ describe('[real] the three-way merge by merge keys (kube-apiserver 1.34)', funct
     assert.equal(fs.readFileSync(TABLE_FILE, 'utf8'), renderMergeKeys(mergeKeysFromOpenApi(documents), source), 'run `node --import tsx scripts/merge-keys/generate.ts`');
   });
 
-  const transportOf = (p: ControlPlane, http2: boolean) => {
-    const kc = new KubeConfig();
-    kc.loadFromString(p.kubeconfig('admin'));
-    const t = new KubeConfigTransport(kc, { http2 });
-    transports.push(t);
-    return t;
-  };
+  const transportOf = (p: ControlPlane, http2: boolean) => transportAs(p, 'admin', http2);
   const deploymentPath = (ns: string) => `/apis/apps/v1/namespaces/${ns}/deployments/web`;
 
   /** A Deployment `web` with `pod`, and an edit session on it as our transport reads it. */

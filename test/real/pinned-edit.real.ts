@@ -7,11 +7,9 @@ import { EditSession, saveRequest } from '../../src/edit';
 import type { KubeObject, KubeTransport, ResourceType, WriteRequest } from '../../src/informer';
 import { actionChoices, deleteChoices, revisionChoices } from '../../src/ui/actions';
 import { overriding, pinnedTo } from '../support/pinned-origin';
-import { PROTOCOLS, uniqueName, useControlPlane, type ControlPlane } from './support';
+import { CONFIGMAPS, DEPLOYMENTS, PROTOCOLS, uniqueName, useControlPlane, type ControlPlane } from './support';
 
 const CLUSTER_ROLES: ResourceType = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles', kind: 'ClusterRole', namespaced: false };
-const CONFIGMAPS: ResourceType = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
-const DEPLOYMENTS: ResourceType = { group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true };
 const signal = () => new AbortController().signal;
 
 /**

@@ -12,3 +12,5 @@ export { RealRig, PROTOCOLS, REAL_BOUND_MS, REAL_INFORMER_DEFAULTS, configmaps, 
 export type { AuditEvent } from './audit-log';
 export { TcpRelay } from '../../support/tcp-relay';
 export { until } from '../../support/until';
+export { CONFIGMAPS, CRONJOBS, DEPLOYMENTS, NODES, PODS } from './resource-types';
+export { useTransports } from './transports';

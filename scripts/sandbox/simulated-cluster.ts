@@ -311,7 +311,7 @@ export class SimulatedCluster {
     const labels = opts.labels ?? { app: name };
     const replicas = suffixes.length;
     const available = suffixes.filter((s) => !opts.crashing?.includes(s)).length;
-    const deployment = this.server.create('deployments.apps', deploymentObject(namespace, name, replicas, available, labels, opts.image, { stuck: available < replicas, replicaSet: `${name}-${hash}` }));
+    const deployment = this.server.create('deployments.apps', deploymentObject(namespace, name, replicas, available, labels, opts.image, { stuck: available < replicas, replicaSet: `${name}-${hash}`, ports: opts.ports }));
     const rsName = `${name}-${hash}`;
     const rs = this.server.create('replicasets.apps', replicaSetObject(namespace, rsName, { ...labels, 'pod-template-hash': hash }, replicas, available, { kind: 'Deployment', name, uid: deployment.metadata.uid }));
     for (const suffix of suffixes) {
@@ -791,7 +791,7 @@ export function deploymentObject(
   available: number,
   labels: Record<string, string> = { app: name },
   image = 'registry.example.com/app:1.0',
-  opts: { stuck?: boolean; replicaSet?: string } = {},
+  opts: { stuck?: boolean; replicaSet?: string; ports?: PodOptions['ports'] } = {},
 ): KubeObjectJson {
   const replicaSet = opts.replicaSet ?? `${name}-${hashOf(name)}`;
   const now = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -802,7 +802,7 @@ export function deploymentObject(
   const progress = opts.stuck ? 'stuck' : available >= replicas ? 'done' : 'progressing';
   return {
     metadata: { namespace, name, labels, generation: 1 },
-    spec: { replicas, progressDeadlineSeconds: 600, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image }] } } },
+    spec: { replicas, progressDeadlineSeconds: 600, selector: { matchLabels: labels }, template: { metadata: { labels }, spec: { containers: [{ name: 'main', image, ...(opts.ports ? { ports: opts.ports } : {}) }] } } },
     status: {
       observedGeneration: 1,
       replicas,

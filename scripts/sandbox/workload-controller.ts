@@ -7,7 +7,7 @@
  * the first node that is not cordoned, or stays Pending) and a kubelet (a scheduled Pod runs and
  * gets ready a moment later).
  *
- * It acts only on what changed after `start()` (a Deployment whose replicas or template changed,
+ * It acts only on what changed after `start()` (a new Deployment, one whose replicas or template changed,
  * a ReplicaSet scaled or missing a Pod, a new Job), so the seeded cluster and its churn look as
  * they always did until someone acts. Writes are deferred (the server calls back inside a change)
  * and coalesced into one pass; a pass also runs every second while something is in progress.
@@ -87,7 +87,8 @@ export class WorkloadController {
       // A Pod going (deleted, or terminating: it no longer counts) is replaced by its ReplicaSet.
       const owner = controllerOf(c.object);
       if (owner?.kind === 'ReplicaSet' && owner.uid) this.touch(owner.uid);
-    } else if (c.resource === JOBS && c.type === 'ADDED') {
+    } else if ((c.resource === JOBS || c.resource === DEPLOYMENTS) && c.type === 'ADDED') {
+      // A new Job runs; a new Deployment (`kubectl create deployment`, an apply) gets its ReplicaSet and Pods.
       this.touch(uid);
     }
   }
@@ -203,7 +204,7 @@ export class WorkloadController {
       if (phase === 'Pending' && !spec.nodeName && node) this.server.update('pods', { ...pod, spec: { ...spec, nodeName: node } });
       else if (phase === 'Pending' && spec.nodeName && now - at >= START_MS) this.server.update('pods', { ...pod, status: runningStatus(pod) });
       else if (phase === 'Running' && spec.restartPolicy === 'Never' && now - at >= START_MS + JOB_RUN_MS) {
-        this.server.update('pods', { ...pod, status: { ...rec(pod.status), phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'main', ready: false, restartCount: 0, state: { terminated: { reason: 'Completed', exitCode: 0 } } }] } });
+        this.server.update('pods', { ...pod, status: { ...rec(pod.status), phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: ((spec.containers as Json[] | undefined) ?? []).map((c) => ({ name: c.name, ready: false, restartCount: 0, state: { terminated: { reason: 'Completed', exitCode: 0 } } })) } });
         this.born.delete(key);
         const owner = controllerOf(pod);
         if (owner?.uid) this.touch(owner.uid);
@@ -241,16 +242,21 @@ export class WorkloadController {
     return this.server.list('pods', owner.metadata.namespace).filter((p) => controllerOf(p)?.uid === owner.metadata.uid && !p.metadata.deletionTimestamp);
   }
 
+  /** A Pod from the owner's pod template, as the ReplicaSet and Job controllers make one: the whole spec (ports included) and the template's annotations. */
   private createPod(owner: KubeObjectJson, ref: { kind: string; name: string; uid: string; apiVersion?: string }, labels: Record<string, string>, restartPolicy = 'Always'): void {
     const template = rec(rec(owner.spec).template);
-    const podSpec = rec(template.spec);
-    const jobTemplate = rec(rec(rec(owner.spec).template).spec);
-    const containers = (podSpec.containers ?? jobTemplate.containers ?? [{ name: 'main', image: 'registry.example.com/app:1.0' }]) as Json[];
+    const podSpec = structuredClone(rec(template.spec));
+    const containers = (podSpec.containers as Json[] | undefined) ?? [{ name: 'main', image: 'registry.example.com/app:1.0' }];
+    const annotations = rec(template.metadata).annotations as Record<string, string> | undefined;
     const name = `${owner.metadata.name}-${suffix(++this.serial + Date.now())}`;
     this.server.create('pods', {
-      metadata: { namespace: owner.metadata.namespace, name, labels, ownerReferences: [{ apiVersion: ref.apiVersion ?? 'apps/v1', kind: ref.kind, name: ref.name, uid: ref.uid, controller: true, blockOwnerDeletion: true }] },
-      spec: { restartPolicy, terminationGracePeriodSeconds: 30, containers: containers.map((c) => ({ name: String(c.name ?? 'main'), image: String(c.image ?? '') })) },
-      status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: [{ name: 'main', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }] },
+      metadata: { namespace: owner.metadata.namespace, name, labels, ...(annotations ? { annotations: { ...annotations } } : {}), ownerReferences: [{ apiVersion: ref.apiVersion ?? 'apps/v1', kind: ref.kind, name: ref.name, uid: ref.uid, controller: true, blockOwnerDeletion: true }] },
+      spec: { ...podSpec, restartPolicy: podSpec.restartPolicy ?? restartPolicy, terminationGracePeriodSeconds: podSpec.terminationGracePeriodSeconds ?? 30, containers },
+      status: {
+        phase: 'Pending',
+        conditions: [{ type: 'Ready', status: 'False' }],
+        containerStatuses: containers.map((c) => ({ name: String(c.name ?? 'main'), ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } })),
+      },
     });
     this.born.set(`${owner.metadata.namespace}/${name}`, Date.now());
   }

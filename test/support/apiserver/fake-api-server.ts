@@ -3,7 +3,9 @@
  * (see the shared fixtures/apiserver transcripts) or, with `version`, of 1.32/1.33/1.34
  * (fixtures/apiserver-modern): list with pagination, watch with replay, bookmarks, expiry,
  * timeouts, discovery, bearer-token auth, injectable faults; and on 1.32/1.34 (WatchList gate on)
- * the streaming list (sendInitialEvents=true) with its initial-events-end bookmark.
+ * the streaming list (sendInitialEvents=true) with its initial-events-end bookmark. What kubectl
+ * needs besides: objects sent as protobuf or YAML (request-body.ts), Tables for `kubectl get`
+ * (table.ts) and the OpenAPI v3 documents (openapi/openapi.ts).
  *
  * Invariants:
  * - All resources share one resourceVersion counter and one bounded history (store.ts).
@@ -51,8 +53,14 @@ import { AccessPolicy } from './access-policy';
 import { registerActionWrites } from './action-writes';
 import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
+import { tableVersionWanted, toTable } from './table';
+import { documentHash, groupVersionDocument, openApiIndex } from './openapi/openapi';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
+
+const CRDS = 'customresourcedefinitions.apiextensions.k8s.io';
+/** Groups of Kubernetes' own types (no CRD defines them): the core group, `apps`, `*.k8s.io`, ... */
+const BUILT_IN_GROUP = /^$|^(apps|batch|policy|autoscaling)$|\.k8s\.io$/;
 
 export class FakeApiServer {
   readonly caPem: string;
@@ -511,6 +519,8 @@ export class FakeApiServer {
         return sendPlain(res, 200, 'ok');
       case 'discovery':
         return this.serveDiscovery(req, res, route, query);
+      case 'openapi':
+        return this.serveOpenApi(req, res, route.document, query);
       case 'resource':
         return this.serveResource(req, res, route, record, fault);
     }
@@ -526,6 +536,14 @@ export class FakeApiServer {
     else doc = apiResourceList(served, route.group!, route.version!);
     if (!doc) return sendPlainNotFound(res);
     sendJson(req, res, query, 200, doc);
+  }
+
+  /** The OpenAPI v3 index or one group-version's document (openapi/openapi.ts), of what is served now. */
+  private serveOpenApi(req: http.IncomingMessage, res: http.ServerResponse, document: string, query: Record<string, string>): void {
+    const served = this.registry.all().filter((d) => !this.unserved.has(qualifiedName(d)));
+    const doc = document === '' ? openApiIndex(served) : groupVersionDocument(served, document);
+    if (!doc) return sendPlainNotFound(res);
+    sendJson(req, res, query, 200, doc, query.hash ? { 'Cache-Control': 'public, immutable', Etag: `"${documentHash(doc)}"` } : {});
   }
 
   private serveResource(req: http.IncomingMessage, res: http.ServerResponse, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
@@ -551,6 +569,8 @@ export class FakeApiServer {
     if (record.verb === 'get') {
       const obj = this.store.peek(q, objectKey(route.namespace, route.name!));
       if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
+      const table = tableVersionWanted(req);
+      if (table) return sendJson(req, res, query, 200, this.table(def, [withTypeMeta(def, obj)], { resourceVersion: obj.metadata.resourceVersion }, table, query));
       return sendJson(req, res, query, 200, withTypeMeta(def, obj));
     }
     if (record.verb === 'list') return this.serveList(req, res, def, route, record, fault);
@@ -563,6 +583,7 @@ export class FakeApiServer {
     const list = () => listObjects(this.store, def, route.namespace, query, { watchCache: this.watchCache, modern: this.modern });
     const send = (out: ReturnType<typeof list>) => {
       if (out.ok && fault?.type === 'stalledBody') sendStalled(res, fault, out.body);
+      else if (out.ok && tableVersionWanted(req)) sendJson(req, res, query, 200, this.listTable(def, out.body, tableVersionWanted(req)!, query));
       else if (out.ok) sendJson(req, res, query, 200, fault?.type === 'listShape' ? reshapeList(out.body, fault) : out.body);
       else sendJson(req, res, query, out.status.code, out.status, out.tooLarge ? { 'Retry-After': '1' } : {});
     };
@@ -630,6 +651,18 @@ export class FakeApiServer {
     this.openWatch(req, res, def, predicate, query, fault, fromRv, noInitialEvents, sendInitialEvents === true);
   }
 
+  /** A list answered as a Table (`kubectl get`): its items as rows, its metadata kept (table.ts). */
+  private listTable(def: ResourceDefinition, list: object, version: 'v1' | 'v1beta1', query: Record<string, string>): object {
+    const { items, metadata } = list as { items?: KubeObjectJson[]; metadata?: Record<string, unknown> };
+    return this.table(def, (items ?? []).map((o) => withTypeMeta(def, o)), metadata ?? {}, version, query);
+  }
+
+  private table(def: ResourceDefinition, objects: KubeObjectJson[], metadata: Record<string, unknown>, version: 'v1' | 'v1beta1', query: Record<string, string>, noHeaders = false): Record<string, unknown> {
+    const crds = this.registry.byName(CRDS);
+    const crd = crds && !BUILT_IN_GROUP.test(def.group) ? this.store.peek(CRDS, objectKey(undefined, `${def.resource}.${def.group}`)) : undefined;
+    return toTable({ def, objects, metadata, version, includeObject: query.includeObject, crd, noHeaders });
+  }
+
   /**
    * The 422 a watch's options get, or undefined: on 1.26 any resourceVersionMatch (modern/../06);
    * on 1.33 (gate off) sendInitialEvents; on 1.32/1.34 sendInitialEvents without
@@ -672,6 +705,7 @@ export class FakeApiServer {
     noInitialEvents: boolean,
     initialEventsEnd: boolean,
   ): void {
+    const table = tableVersionWanted(req);
     const timeoutSeconds = query.timeoutSeconds !== undefined && /^\d+$/.test(query.timeoutSeconds) ? Number(query.timeoutSeconds) : 0;
     const seconds = timeoutSeconds > 0 ? timeoutSeconds : this.minRequestTimeoutSeconds * (1 + this.random());
     const watch = new WatchStream(req, res, {
@@ -691,6 +725,7 @@ export class FakeApiServer {
       resetConnection: () => this.connections.reset(req.socket),
       destroyConnection: () => this.connections.destroyConnectionOf(req.socket),
       onClosed: (w) => this.watches.delete(w),
+      asObject: table ? (o, first) => this.table(def, [o], { resourceVersion: o.metadata.resourceVersion }, table, query, !first) : undefined,
     });
     this.watches.add(watch);
     watch.start();

@@ -2,7 +2,8 @@
  * Parses request paths the way the apiserver's request-info resolver does:
  * /api, /api/v1, /apis, /apis/G, /apis/G/V (discovery);
  * /api/v1/[namespaces/NS/]RESOURCE[/NAME[/SUBRESOURCE]] and the same under /apis/G/V (resources);
- * a few non-resource paths (/version, /healthz, /livez, /readyz). Anything else is `unknown`.
+ * a few non-resource paths (/version, /healthz, /livez, /readyz); the OpenAPI v3 documents.
+ * Anything else is `unknown`.
  * Parsing never consults the registry: whether the resource exists is decided later.
  */
 
@@ -10,6 +11,8 @@ export type Route =
   | { kind: 'discovery'; doc: 'api' | 'apis' | 'group' | 'groupVersion'; group?: string; version?: string }
   | { kind: 'resource'; group: string; version: string; resource: string; namespace?: string; name?: string; subresource?: string }
   | { kind: 'nonResource'; path: string }
+  /** /openapi/v3 (document '') and /openapi/v3/api/v1, /openapi/v3/apis/G/V (document 'api/v1', 'apis/G/V'). */
+  | { kind: 'openapi'; document: string }
   | { kind: 'unknown' };
 
 const NON_RESOURCE = new Set(['/version', '/healthz', '/livez', '/readyz']);
@@ -29,6 +32,7 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
 export function parsePath(pathname: string): Route {
   const trimmed = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   if (NON_RESOURCE.has(trimmed)) return { kind: 'nonResource', path: trimmed };
+  if (trimmed === '/openapi/v3' || trimmed.startsWith('/openapi/v3/')) return { kind: 'openapi', document: trimmed.slice('/openapi/v3/'.length) };
   let segs: string[];
   try {
     segs = trimmed.split('/').slice(1).map(decodeURIComponent);

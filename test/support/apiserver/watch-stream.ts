@@ -54,6 +54,8 @@ export interface WatchConfig {
   /** Closes the request's TCP connection without an RST. */
   destroyConnection: () => void;
   onClosed: (w: WatchStream) => void;
+  /** What an event carries instead of the object (a Table for `kubectl get -w`); `first` for the watch's first event. */
+  asObject?: (object: KubeObjectJson, first: boolean) => Record<string, unknown>;
 }
 
 export class WatchStream {
@@ -235,7 +237,8 @@ export class WatchStream {
 
   private sendEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED', object: KubeObjectJson): void {
     if (this.closed) return;
-    this.write({ type, object: withTypeMeta(this.cfg.def, object) });
+    const typed = withTypeMeta(this.cfg.def, object);
+    this.write({ type, object: this.cfg.asObject ? this.cfg.asObject(typed, this.sent === 0) : typed });
     this.sent++;
     this.afterEvent();
   }

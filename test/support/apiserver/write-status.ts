@@ -66,6 +66,11 @@ export function unsupportedMediaType(): StatusJson {
   return failure(415, 'UnsupportedMediaType', '415: Unsupported Media Type', {});
 }
 
+/** 415 for an object (POST, PUT) in a media type the server cannot read. */
+export function unsupportedBodyType(): StatusJson {
+  return failure(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf');
+}
+
 /** 413 for a body over the server's limit (3 MiB). */
 export function tooLarge(): StatusJson {
   return failure(413, 'RequestEntityTooLarge', 'Request entity too large: limit is 3145728', {});

@@ -20,6 +20,7 @@ import { methodNotAllowed, objectNotFound, resourceNotFound } from './status';
 import { sendJson, sendPlainNotFound } from './responses';
 import { tooLarge } from './write-status';
 import { objectWrites } from './object-writes';
+import { readBody } from './request-body';
 
 /** The largest body the real server accepts (3 MiB). */
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
@@ -95,14 +96,18 @@ export class WriteRoutes {
 
   private dispatch(req: http.IncomingMessage, res: http.ServerResponse, route: Extract<Route, { kind: 'resource' }>, record: RequestRecord, body: Buffer, answer: (status: number, body: unknown) => void): void {
     const def = this.server.registry.byPath(route.group, route.version, route.resource);
+    const method = req.method ?? 'POST';
+    // Objects (POST, PUT) come as JSON, YAML or protobuf, all read into JSON here; patches keep their type.
+    const read = readBody(method, String(req.headers['content-type'] ?? ''), body);
+    if (!read.ok) return answer(read.status.code, read.status);
     const call: WriteCall = {
       req,
       route,
       def: def && !this.server.isUnserved(def) ? def : undefined,
-      method: req.method ?? 'POST',
+      method,
       query: record.query,
-      body,
-      contentType: String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase(),
+      body: read.body,
+      contentType: read.contentType,
       manager: record.query.fieldManager || managerFromUserAgent(req.headers['user-agent']),
       reply: answer,
     };

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '../../base';
 import type { EditJournal, EditWrite } from '../../edit';
 import type { WriteJournal } from '../../actions';
 import { editWriteLine } from '../../ui/edit/edit-write-line';
+import { registerAutoSaveNotice } from './auto-save-notice';
 import { registerEditCommands } from './edit-commands';
 import { EditDiagnostics } from './edit-diagnostics';
 import { EditDocuments, type EditSource, type OpenEdit } from './edit-documents';
@@ -76,6 +77,7 @@ export function registerEditing(
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
     lenses,
     registerEditCommands(edits, saver, diagnostics, snapshots),
+    registerAutoSaveNotice(edits),
     diagnostics,
     snapshots,
     edits,

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { EDIT_COMMANDS } from '../../../src/vscode/edit';
+import { closeAllEditors, describeEntries, entryOf, fixture, registerTeardown, settled, until, type Fixture } from '../support/fixture';
+
+registerTeardown();
+
+/**
+ * The first hour of editing (issue 29): auto save, failed writes that go with their edit, and the
+ * merge. On the extension's own manager and the shared local API server.
+ */
+describe('edit: the first hour', () => {
+  let fx: Fixture;
+  const NAME = 'first-hour';
+
+  before(async function () {
+    this.timeout(60_000);
+    fx = await fixture();
+    await settled(fx);
+    fx.server.create('configmaps', { metadata: { namespace: 'default', name: NAME }, data: { LEVEL: 'info' } });
+    const cms = entryOf(fx.api, 'configmaps');
+    await until(() => cms.informer?.get('default', NAME) !== undefined, () => describeEntries(fx.api));
+  });
+
+  after(async function () {
+    this.timeout(30_000);
+    await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('files').update('autoSaveDelay', undefined, vscode.ConfigurationTarget.Global);
+    for (const doc of vscode.workspace.textDocuments) {
+      if (doc.isDirty && doc.uri.scheme === 'kubewatch-edit') {
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+      }
+    }
+    await closeAllEditors();
+    if (fx.server.get('configmaps', 'default', NAME)) fx.server.delete('configmaps', 'default', NAME);
+  });
+
+  const replaceAll = async (doc: vscode.TextDocument, from: string, to: string) => {
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), doc.getText().replace(from, to));
+    assert.ok(await vscode.workspace.applyEdit(edit));
+  };
+  const open = async (name: string) => {
+    const entry = entryOf(fx.api, 'configmaps');
+    await vscode.commands.executeCommand(EDIT_COMMANDS.editObject, { kind: 'object', entryId: entry.id, namespace: 'default', name });
+    await until(() => vscode.window.activeTextEditor?.document.uri.scheme === 'kubewatch-edit', () => String(vscode.window.activeTextEditor?.document.uri));
+    return vscode.window.activeTextEditor!.document;
+  };
+  /** Writes to the object (PUT, PATCH, POST on its path). */
+  const writes = () => fx.server.requests.filter((r) => r.method !== 'GET' && r.path.includes(`/configmaps/${NAME}`)).length;
+
+  it('U01 auto save does not apply to a live object: with files.autoSave afterDelay a workspace file is saved, the edit is not even tried, stays dirty, nothing sent', async () => {
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await vscode.workspace.getConfiguration('files').update('autoSaveDelay', 300, vscode.ConfigurationTarget.Global);
+    const saving: { uri: string; reason: vscode.TextDocumentSaveReason }[] = [];
+    const listener = vscode.workspace.onWillSaveTextDocument((e) => saving.push({ uri: e.document.uri.toString(), reason: e.reason }));
+    try {
+      const doc = await open(NAME);
+      assert.equal(doc.languageId, 'kubewatch-yaml');
+      assert.equal(vscode.workspace.getConfiguration('files', doc).get('autoSave'), 'off', 'auto save is off for live objects');
+      const before = writes();
+      await replaceAll(doc, 'LEVEL: info', 'LEVEL: debug');
+      assert.equal(doc.isDirty, true);
+      // A control: a workspace file edited after the object is auto saved; by then the edit's delay passed too.
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      assert.ok(folder, 'the tests run in a workspace folder');
+      const control = vscode.Uri.joinPath(folder, 'u01-control.txt');
+      await vscode.workspace.fs.writeFile(control, Buffer.from('control\n'));
+      const controlDoc = await vscode.workspace.openTextDocument(control);
+      await vscode.window.showTextDocument(controlDoc, { preview: false });
+      const change = new vscode.WorkspaceEdit();
+      change.insert(control, new vscode.Position(0, 0), 'typed ');
+      assert.ok(await vscode.workspace.applyEdit(change));
+      await until(() => !controlDoc.isDirty && saving.some((s) => s.uri === control.toString()), () => `control dirty=${controlDoc.isDirty} saves=${JSON.stringify(saving)}`);
+      // Focus moves back and forth too (onFocusChange saves would fire here).
+      await vscode.window.showTextDocument(doc);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.deepEqual(saving.filter((s) => s.uri === doc.uri.toString()), [], 'VS Code never tried to save the live object');
+      assert.equal(doc.isDirty, true, 'the edit stays dirty');
+      assert.ok(doc.getText().includes('LEVEL: debug'), 'the text is kept');
+      assert.equal(writes(), before, 'nothing was sent');
+      assert.equal((fx.server.get('configmaps', 'default', NAME)?.data as Record<string, string>).LEVEL, 'info');
+      // Save (Ctrl+S) still writes.
+      assert.equal(await doc.save(), true);
+      assert.equal((fx.server.get('configmaps', 'default', NAME)?.data as Record<string, string>).LEVEL, 'debug');
+    } finally {
+      listener.dispose();
+      await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+});

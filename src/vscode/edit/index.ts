@@ -9,6 +9,7 @@ import { EditDiagnostics } from './edit-diagnostics';
 import { EditDocuments, type EditSource, type OpenEdit } from './edit-documents';
 import { EditFileSystem } from './edit-file-system';
 import { registerEditLenses } from './edit-lenses';
+import { registerLettingGo } from './edit-letting-go';
 import { EditSaver } from './edit-save';
 import { SNAPSHOT_SCHEME, Snapshots } from './edit-uri';
 import { EDIT_SCHEME, setEditRefResolver, type ObjectRef } from '../object-documents';
@@ -45,7 +46,7 @@ export function registerEditing(
   source: EditSource & { userOf?(entryId: string): string | undefined },
   log: { info(line: string): void; warn(line: string): void },
   clock: Clock = systemClock,
-  journal?: Pick<WriteJournal, 'begin'>,
+  journal?: Pick<WriteJournal, 'begin' | 'dismissFailed'>,
 ): EditingRegistration {
   const settings = readEditSettings;
   // With a journal, it writes each write's line (when the watch shows it); dry runs and the
@@ -55,6 +56,10 @@ export function registerEditing(
     const line = editWriteLine(write, context);
     if (write.result === 'ok') log.info(line);
     else log.warn(line);
+  };
+  const watchedOf = (ref: ObjectRef) => {
+    const entry = source.entry(ref.entryId);
+    return entry?.type && { context: entry.context, group: entry.type.group, resource: entry.type.resource, namespace: ref.namespace, name: ref.name };
   };
   const journalFor = (ref: ObjectRef): EditJournal | undefined =>
     journal && {
@@ -78,6 +83,10 @@ export function registerEditing(
     lenses,
     registerEditCommands(edits, saver, diagnostics, snapshots),
     registerAutoSaveNotice(edits),
+    registerLettingGo(edits, diagnostics, (ref) => {
+      const watched = watchedOf(ref);
+      if (watched) journal?.dismissFailed(watched);
+    }),
     diagnostics,
     snapshots,
     edits,

@@ -89,4 +89,28 @@ describe('edit: the first hour', () => {
       await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
     }
   });
+
+  it('U04 a failed save goes with its edit: reverting, or closing the tab, takes its problems (and error count) and its row mark away at once; the toast names the field once', async () => {
+    const entry = entryOf(fx.api, 'configmaps');
+    const watched = { context: entry.context, group: '', resource: 'configmaps', namespace: 'default', name: NAME };
+    const journal = fx.api.actions.journal;
+    const mark = () => journal.markOf(watched)?.state;
+    const errors = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+    const failOnce = async () => {
+      const doc = await open(NAME);
+      await replaceAll(doc, '\ndata:\n', "\n  labels:\n    'bad key!': x\ndata:\n");
+      assert.equal(await doc.save(), false, 'refused');
+      await until(() => mark() === 'failed' && errors(doc.uri).length > 0, () => `mark ${mark()}, ${JSON.stringify(errors(doc.uri).map((d) => d.message))}`);
+      const record = journal.records().at(-1)!;
+      assert.equal(record.outcome, 'The server found a field invalid (metadata.labels): nothing was saved. See the Problems panel; your edit is kept.');
+      return doc;
+    };
+    const reverted = await failOnce();
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await until(() => !reverted.isDirty, () => 'reverted');
+    await until(() => mark() === undefined && errors(reverted.uri).length === 0, () => `after revert: mark ${mark()}, ${JSON.stringify(errors(reverted.uri).map((d) => d.message))}`);
+    const closed = await failOnce();
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    await until(() => mark() === undefined && errors(closed.uri).length === 0, () => `after close: mark ${mark()}, ${JSON.stringify(errors(closed.uri).map((d) => d.message))}`);
+  });
 });

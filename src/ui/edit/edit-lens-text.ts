@@ -40,7 +40,7 @@ export interface EditStatus {
 /** The status for `state` at `now` (its age moves every second: drawn as a decoration, redrawn at once). */
 export function editStatus(state: EditLensState, now: number): EditStatus {
   if (state.gone) return { text: `${capitalize(state.gone)}: saving cannot update it. Your edit is kept; Save As… keeps it in a file.`, tone: 'error' };
-  if (state.merging) return { text: 'Resolve the overlapping changes in the merge editor, then Complete Merge; nothing is written until you save again', tone: 'warning' };
+  if (state.merging) return { text: 'Resolve the overlapping changes in the merge editor, then Complete Merge: that writes it to the cluster', tone: 'warning' };
   if (state.change && state.dirty) return { text: serverChangeText(state.change, now), tone: 'warning' };
   if (state.saved && !state.dirty) {
     const rv = state.saved.resourceVersion;

@@ -12,14 +12,16 @@ registerTeardown();
 describe('edit: the first hour', () => {
   let fx: Fixture;
   const NAME = 'first-hour';
+  const MERGED = 'merge-me';
 
   before(async function () {
     this.timeout(60_000);
     fx = await fixture();
     await settled(fx);
     fx.server.create('configmaps', { metadata: { namespace: 'default', name: NAME }, data: { LEVEL: 'info' } });
+    fx.server.create('configmaps', { metadata: { namespace: 'default', name: MERGED }, data: { LEVEL: 'info' } });
     const cms = entryOf(fx.api, 'configmaps');
-    await until(() => cms.informer?.get('default', NAME) !== undefined, () => describeEntries(fx.api));
+    await until(() => cms.informer?.get('default', NAME) !== undefined && cms.informer?.get('default', MERGED) !== undefined, () => describeEntries(fx.api));
   });
 
   after(async function () {
@@ -33,7 +35,7 @@ describe('edit: the first hour', () => {
       }
     }
     await closeAllEditors();
-    if (fx.server.get('configmaps', 'default', NAME)) fx.server.delete('configmaps', 'default', NAME);
+    for (const name of [NAME, MERGED]) if (fx.server.get('configmaps', 'default', name)) fx.server.delete('configmaps', 'default', name);
   });
 
   const replaceAll = async (doc: vscode.TextDocument, from: string, to: string) => {
@@ -112,5 +114,45 @@ describe('edit: the first hour', () => {
     const closed = await failOnce();
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await until(() => mark() === undefined && errors(closed.uri).length === 0, () => `after close: mark ${mark()}, ${JSON.stringify(errors(closed.uri).map((d) => d.message))}`);
+  });
+
+  it('U05 one merge per edit: a second server change during the merge updates that merge (no second Merging tab); Complete Merge writes it in one action and closes it', async () => {
+    const doc = await open(MERGED);
+    const mergeTabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.label.startsWith(`Merging: ConfigMap∕${MERGED}.yaml`));
+    const serverChange = (level: string) => {
+      const cm = fx.server.get('configmaps', 'default', MERGED)!;
+      fx.server.update('configmaps', { ...cm, data: { ...(cm.data as object), LEVEL: level } }, { manager: 'kube-controller-manager' });
+    };
+    const edit = () => fx.api.editing.edits().find((e) => e.uri.toString() === doc.uri.toString());
+    const status = () => fx.api.editing.status(doc.uri) ?? '';
+    await replaceAll(doc, 'LEVEL: info', 'LEVEL: mine');
+    serverChange('theirs-1');
+    await until(() => /^Changed on the server/.test(status()), status);
+    assert.equal(await doc.save(), false, 'the overlap is not written');
+    await until(() => mergeTabs().length === 1, () => `merge tabs: ${JSON.stringify(mergeTabs().map((t) => t.label))}`);
+
+    serverChange('theirs-2');
+    const rv2 = fx.server.get('configmaps', 'default', MERGED)!.metadata.resourceVersion;
+    await until(() => edit()?.session.live?.metadata.resourceVersion === rv2, () => `live rv ${edit()?.session.live?.metadata.resourceVersion}`);
+    await vscode.window.showTextDocument(doc);
+    assert.equal(await doc.save(), false, 'still overlapping');
+    const merge = edit()?.merge;
+    assert.equal(merge?.serverChanges, 1, 'the merge says the server changed again');
+    assert.equal(merge?.theirs.metadata.resourceVersion, rv2, 'and merges onto the newest version');
+    assert.ok((await vscode.workspace.openTextDocument(merge!.inputs!.input2)).getText().includes('LEVEL: theirs-2'), '"On the server" shows the new version');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(mergeTabs().length, 1, 'one merge tab, reused');
+
+    const result = vscode.workspace.textDocuments.find((d) => d.uri.path.includes('/merge/') && d.uri.path.endsWith(`${MERGED}.yaml`));
+    assert.ok(result, 'the merge result is open');
+    const resolve = new vscode.WorkspaceEdit();
+    resolve.replace(result.uri, new vscode.Range(0, 0, result.lineCount, 0), doc.getText());
+    assert.ok(await vscode.workspace.applyEdit(resolve));
+    const puts = () => fx.server.requests.filter((r) => r.method === 'PUT' && r.path.includes(`/configmaps/${MERGED}`) && r.status === 200).length;
+    const before = puts();
+    await vscode.commands.executeCommand(EDIT_COMMANDS.completeMerge, doc.uri);
+    await until(() => (fx.server.get('configmaps', 'default', MERGED)?.data as Record<string, string>).LEVEL === 'mine', () => JSON.stringify(fx.server.get('configmaps', 'default', MERGED)?.data));
+    assert.equal(puts() - before, 1, 'one write');
+    await until(() => mergeTabs().length === 0 && !doc.isDirty && edit()?.merge === undefined, () => `merge tabs ${mergeTabs().length}, dirty ${doc.isDirty}`);
   });
 });

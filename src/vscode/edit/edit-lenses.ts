@@ -62,6 +62,7 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
     secret: edit.session.isSecret ? { revealed: edit.session.revealed, binaryKeys: edit.session.binaryKeys } : undefined,
     mode: mode(),
     merging: edit.merge !== undefined,
+    mergeMovedOn: edit.merge ? { times: edit.merge.serverChanges ?? 0, resourceVersion: edit.merge.theirs.metadata.resourceVersion ?? '?' } : undefined,
   });
   const titlesOf = (state: EditLensState) => editLenses(state).map((l) => l.title).join('\n');
 

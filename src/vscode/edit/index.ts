@@ -12,6 +12,7 @@ import { registerEditLenses } from './edit-lenses';
 import { registerLettingGo } from './edit-letting-go';
 import { EditSaver } from './edit-save';
 import { SNAPSHOT_SCHEME, Snapshots } from './edit-uri';
+import { followServerDuringMerge } from './merge-editor';
 import { EDIT_SCHEME, setEditRefResolver, type ObjectRef } from '../object-documents';
 
 export { EDIT_COMMANDS } from './edit-commands';
@@ -83,6 +84,9 @@ export function registerEditing(
     lenses,
     registerEditCommands(edits, saver, diagnostics, snapshots),
     registerAutoSaveNotice(edits),
+    edits.onDidChangeState((edit) => {
+      if (followServerDuringMerge(edit, snapshots)) edits.changed(edit);
+    }),
     registerLettingGo(edits, diagnostics, (ref) => {
       const watched = watchedOf(ref);
       if (watched) journal?.dismissFailed(watched);

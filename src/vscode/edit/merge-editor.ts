@@ -51,7 +51,8 @@ export async function openMergeEditor(edit: OpenEdit, oursText: string, theirs: 
       input2: snapshots.add(`${name} (on the server).yaml`, theirsText),
     };
   }
-  const serverChanges = previous ? (edit.merge?.serverChanges ?? 0) + 1 : 0;
+  const movedOn = previous !== undefined && edit.merge?.theirs.metadata.resourceVersion !== theirs.metadata.resourceVersion;
+  const serverChanges = (edit.merge?.serverChanges ?? 0) + (movedOn ? 1 : 0);
   edit.merge = { text, theirs, inputs, serverChanges };
   await vscode.commands.executeCommand('_open.mergeEditor', {
     base: inputs.base,
@@ -59,6 +60,20 @@ export async function openMergeEditor(edit: OpenEdit, oursText: string, theirs: 
     input2: { uri: inputs.input2, title: 'On the server', description: `rv ${theirs.metadata.resourceVersion ?? '?'}`, detail: entryLabel ?? '' },
     output: mergeUriOf(edit.uri),
   });
+}
+
+/**
+ * The watch delivered a new version of an object being merged: the merge's "On the server" input
+ * shows it and the merge stands on it (the lenses say the server changed again). True when it moved.
+ */
+export function followServerDuringMerge(edit: OpenEdit, snapshots: Snapshots): boolean {
+  const merge = edit.merge;
+  const live = edit.session.live;
+  if (!merge?.inputs || !live || live.metadata.uid !== merge.theirs.metadata.uid || live.metadata.resourceVersion === merge.theirs.metadata.resourceVersion) return false;
+  merge.theirs = live;
+  merge.serverChanges = (merge.serverChanges ?? 0) + 1;
+  snapshots.set(merge.inputs.input2, edit.session.renderObject(live));
+  return true;
 }
 
 /** Closes the merge editor of `edit` (its merge was written, or let go of) and forgets the merge. */

@@ -155,6 +155,23 @@ export class WriteJournal implements Disposable {
     return undefined;
   }
 
+  /**
+   * The user let go of what failed on `object` (the edit whose save failed was reverted or closed):
+   * the marks of its failed writes end now, so no row or count outlives the edit. The records and
+   * their log lines stay.
+   */
+  dismissFailed(object: WatchedObject): void {
+    if (this.disposed) return;
+    const now = this.clock.now();
+    for (const r of this.kept) {
+      if (r.state !== 'failed' || !sameObject(r.watched, object) || r.markUntil === undefined || r.markUntil <= now) continue;
+      r.markUntil = now;
+      this.timers.get(r)?.cancel();
+      this.timers.delete(r);
+      this.changes.fire(r);
+    }
+  }
+
   /** Records a write about to be sent. */
   begin(input: WriteInput): WriteHandle {
     const now = this.clock.now();

@@ -62,6 +62,12 @@ function refineToValue(path: PathSegment[], object: unknown, message: string | u
   return byValue === undefined ? { path, key: false } : { path: [...path, byValue], key: false };
 }
 
+/** A problem's field in words: its place in the object, or the server's own name for it when the object does not say (a refusal without the buffer). */
+function fieldOf(p: BufferProblem): string {
+  if (p.path && p.path.length > 0) return pathText(p.path);
+  return /^(\S+?):? /.exec(p.message)?.[1] ?? 'a field';
+}
+
 /** The words for a write that failed (see the file comment). `what`: "ConfigMap shop/web". */
 export function refusalOf(err: unknown, what: string, text: string, object: unknown, secret: boolean): Refusal {
   if (err instanceof OriginRefused) return { message: `${err.message} Your edit is kept; Save As… keeps it in a file.`, problems: [], unreachable: false, gone: false, code: 0 };
@@ -72,9 +78,10 @@ export function refusalOf(err: unknown, what: string, text: string, object: unkn
     if (err.code === 403) return { message: `The server refused to change ${what}: ${secret ? 'forbidden' : err.message}. Nothing was saved; your edit is kept.`, problems, unreachable: false, gone: false, code: 403 };
     if (err.code === 401) return { message: `The server did not accept the credentials (401 Unauthorized): nothing was saved. Your edit is kept; save again once signed in.`, problems, unreachable: false, gone: false, code: 401 };
     if (err.code === 422 && problems.length > 0) {
-      const fields = problems.map((p) => (p.path ? pathText(p.path) : '')).filter(Boolean);
-      const immutable = problems.filter((p) => /immutable/.test(p.message)).map((p) => (p.path ? pathText(p.path) : ''));
-      const lead = immutable.length > 0 ? `${immutable.join(', ')} cannot be changed once set` : `The server found ${problems.length === 1 ? 'a field' : `${problems.length} fields`} invalid (${fields.join(', ')})`;
+      // A field with several causes (a label key breaks several rules) is named once.
+      const fields = [...new Set(problems.map(fieldOf))];
+      const immutable = [...new Set(problems.filter((p) => /immutable/.test(p.message)).map(fieldOf))];
+      const lead = immutable.length > 0 ? `${immutable.join(', ')} cannot be changed once set` : `The server found ${fields.length === 1 ? 'a field' : `${fields.length} fields`} invalid (${fields.join(', ')})`;
       return { message: `${lead}: nothing was saved. See the Problems panel; your edit is kept.`, problems, unreachable: false, gone: false, code: 422 };
     }
     if (err.code >= 500 || err.code === 429) return { message: `The server could not take the change now (${said}): nothing was saved. Your edit is kept; save again to retry.`, problems, unreachable: true, gone: false, code: err.code };

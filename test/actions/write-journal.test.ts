@@ -136,6 +136,24 @@ describe('Write journal: every write pending until the watch shows it, one log l
     assert.ok(server.get('pods', 'shop', 'web-1'));
   });
 
+  it('U04 a failed write\'s mark ends when the user lets go of it (dismissFailed: its edit reverted or closed), not a minute later; other objects\' marks stay', async () => {
+    const j = startJournal(60_000);
+    server.access.user = 'alice';
+    server.access.readOnly();
+    const web = planScale(targetOf('deployments.apps', 'shop', 'web'), 5);
+    const pod = planDelete(targetOf('pods', 'shop', 'web-1'));
+    assert.equal((await runPlan(web, session(j), new AbortController().signal)).ok, false);
+    assert.equal((await runPlan(pod, session(j), new AbortController().signal)).ok, false);
+    const watched = web.writes[0].watched;
+    assert.equal(j.markOf(watched)?.state, 'failed', 'the row shows the failure');
+    const changes = states.length;
+    j.dismissFailed(watched);
+    assert.equal(j.markOf(watched), undefined, 'the mark went with the edit');
+    assert.deepEqual(states.slice(changes), ['scale:failed'], 'the row is told to redraw');
+    assert.equal(j.markOf(pod.writes[0].watched)?.state, 'failed', 'another object keeps its mark');
+    assert.equal(j.records().filter((r) => r.state === 'failed').length, 2, 'the records (and their log lines) stay');
+  });
+
   it('a delete is confirmed when the watch delivers the delete; a write on a type nobody watches says so', async () => {
     const j = startJournal(60_000);
     const del = await runPlan(planDelete(targetOf('pods', 'shop', 'web-1')), session(j), new AbortController().signal);

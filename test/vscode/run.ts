@@ -38,7 +38,8 @@ async function main(): Promise<number> {
         `--extensions-dir=${path.join(profile, 'extensions')}`,
         '--disable-extensions',
       ],
-      extensionTestsEnv: { VSCODE_TEST_LOGS_DIR: logsDir },
+      // The user data dir, for tests that look at what VS Code writes there (hot-exit backups: W12).
+      extensionTestsEnv: { VSCODE_TEST_LOGS_DIR: logsDir, VSCODE_TEST_USER_DATA_DIR: path.join(profile, 'user-data') },
     });
   } finally {
     fs.rmSync(profile, { recursive: true, force: true });

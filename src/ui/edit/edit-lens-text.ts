@@ -29,6 +29,8 @@ export interface EditLensState {
   mode: 'update' | 'serverSideApply';
   /** A merge waits in the merge editor. */
   merging: boolean;
+  /** The server changed the object again while the merge was open: how often, and its newest version (the merge's "On the server" shows it). */
+  mergeMovedOn?: { times: number; resourceVersion: string };
 }
 
 /** The status line after the first line of the YAML: what the edit stands on, or what happened. */
@@ -40,7 +42,10 @@ export interface EditStatus {
 /** The status for `state` at `now` (its age moves every second: drawn as a decoration, redrawn at once). */
 export function editStatus(state: EditLensState, now: number): EditStatus {
   if (state.gone) return { text: `${capitalize(state.gone)}: saving cannot update it. Your edit is kept; Save As… keeps it in a file.`, tone: 'error' };
-  if (state.merging) return { text: 'Resolve the overlapping changes in the merge editor, then Complete Merge; nothing is written until you save again', tone: 'warning' };
+  if (state.merging) {
+    const moved = state.mergeMovedOn && state.mergeMovedOn.times > 0 ? ` · the server changed again during the merge (${state.mergeMovedOn.times === 1 ? 'once' : `${state.mergeMovedOn.times} times`}, now rv ${state.mergeMovedOn.resourceVersion}): "On the server" shows it` : '';
+    return { text: `Resolve the overlapping changes in the merge editor, then Complete Merge: that writes it to the cluster${moved}`, tone: 'warning' };
+  }
   if (state.change && state.dirty) return { text: serverChangeText(state.change, now), tone: 'warning' };
   if (state.saved && !state.dirty) {
     const rv = state.saved.resourceVersion;

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { EditDocuments, OpenEdit } from './edit-documents';
 import type { EditDiagnostics } from './edit-diagnostics';
 import type { EditSaver } from './edit-save';
-import type { Snapshots } from './edit-uri';
-import { openMergeEditor } from './merge-editor';
+import { mergeUriOf, type Snapshots } from './edit-uri';
+import { hasConflictMarkers, mergeTabs, openMergeEditor } from './merge-editor';
 import { EDIT_SCHEME, OBJECT_SCHEME, parseObjectUri, type ObjectRef } from '../object-documents';
 import { fieldList } from '../../ui/edit/edit-lens-text';
 
@@ -14,6 +14,7 @@ export const EDIT_COMMANDS = {
   rebase: 'kubeWatch.rebaseEdit',
   revealSecretValues: 'kubeWatch.revealEditedSecretValues',
   saveAsNewObject: 'kubeWatch.saveAsNewObject',
+  completeMerge: 'kubeWatch.completeMerge',
 } as const;
 
 /** A command argument as the object it names: a tree node or `{ entryId, namespace, name }`, a `kubewatch:`/`kubewatch-edit:` URI, or the active editor's. */
@@ -165,6 +166,25 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     if (found) await saver.applyCommand(found.edit, found.doc);
   };
 
+  /** Complete Merge (the merge editor's title bar, the result's lens): the result into the edit, and the edit saved. */
+  const completeMerge = async (arg?: unknown) => {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+    const edit = (uri && edits.get(uri)) || edits.all().find((e) => e.merge && active && mergeTabs(e).some((t) => t.label === active.label));
+    if (!edit?.merge) {
+      void vscode.window.showInformationMessage('No merge of a live object is open.');
+      return;
+    }
+    const result = vscode.workspace.textDocuments.find((d) => d.uri.toString() === mergeUriOf(edit.uri).toString());
+    const text = result?.getText() ?? edit.merge.text;
+    if (hasConflictMarkers(text)) {
+      void vscode.window.showWarningMessage(`The merge of ${edit.ref.name} still has conflicts: resolve them (accept a side, or edit the result), then Complete Merge.`);
+      return;
+    }
+    if (result?.isDirty) await result.save();
+    else await saver.writeMerge(edit, text);
+  };
+
   const guard = (run: (arg?: unknown) => Promise<void>) => (arg?: unknown) =>
     run(arg).catch((err: unknown) => void vscode.window.showErrorMessage(`Kube Watch: ${err instanceof Error ? err.message : String(err)}`));
 
@@ -175,5 +195,6 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     vscode.commands.registerCommand(EDIT_COMMANDS.rebase, guard(rebase)),
     vscode.commands.registerCommand(EDIT_COMMANDS.revealSecretValues, guard(reveal)),
     vscode.commands.registerCommand(EDIT_COMMANDS.saveAsNewObject, guard(saveAsNew)),
+    vscode.commands.registerCommand(EDIT_COMMANDS.completeMerge, guard(completeMerge)),
   );
 }

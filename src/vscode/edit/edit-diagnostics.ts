@@ -78,7 +78,8 @@ export class EditDiagnostics implements vscode.Disposable {
     this.collection.set(uri, [...(this.buffer.get(key) ?? []), ...(this.server.get(key) ?? [])]);
   }
 
-  private forget(uri: vscode.Uri): void {
+  /** Drops every diagnostic of `uri` (its document closed, or its last tab). */
+  forget(uri: vscode.Uri): void {
     const key = uri.toString();
     this.timers.get(key)?.cancel();
     this.timers.delete(key);

@@ -29,8 +29,12 @@ export interface OpenEdit {
   size: number;
   /** Why the object is no longer there to save to, when it is not. */
   gone?: string;
-  /** A merge in the merge editor: its scratch result, and the live version it merges onto. */
-  merge?: { text: string; theirs: KubeObject };
+  /**
+   * The edit's one merge in the merge editor (merge-editor.ts): its scratch result, the live
+   * version it merges onto, its inputs' snapshots (kept, so a new conflict updates this merge
+   * instead of opening another), and how often the server changed during it.
+   */
+  merge?: { text: string; theirs: KubeObject; inputs?: { base: vscode.Uri; input1: vscode.Uri; input2: vscode.Uri }; serverChanges?: number };
   /** The last save: its resourceVersion, whether the watch has delivered it yet, and whether that is taking long. */
   saved?: { resourceVersion: string; confirmed: boolean; late?: boolean; rebased?: string };
   /** The newest resourceVersion the watch delivered for the object. */

@@ -10,7 +10,8 @@ import { isMergeUri } from './edit-uri';
  *   the document is clean (opening, following the server, reverting), the version the edit
  *   started from while it is dirty (so "Compare with Saved" compares with where the edit began);
  * - writing it is the save (edit-save.ts): it resolves when the cluster took the change, and
- *   throws, keeping the buffer dirty, when not; an auto save (files.autoSave) never writes;
+ *   throws, keeping the buffer dirty, when not; auto save is off for these documents
+ *   (auto-save-notice.ts), and one that happens anyway never writes;
  * - the file's mtime moves only to make a clean document follow the server: a dirty one is
  *   never reloaded under the user;
  * - a `.merge.yaml` file is the scratch result of the merge editor.
@@ -54,7 +55,8 @@ export class EditFileSystem implements vscode.FileSystemProvider {
     if (isMergeUri(uri)) return this.saver.writeMerge(edit, text);
     const reason = edit.saveReason;
     edit.saveReason = undefined;
-    // Auto save (files.autoSave, on by default in VS Code for the Web) never writes to a cluster: half an edit is not a change.
+    // Auto save is off for these documents (auto-save-notice.ts); should a user turn it on for
+    // them, it still never writes to a cluster: half an edit is not a change.
     if (reason === vscode.TextDocumentSaveReason.AfterDelay || reason === vscode.TextDocumentSaveReason.FocusOut) {
       throw new vscode.FileSystemError('auto save does not write to the cluster: nothing was sent. Press Ctrl+S (File: Save) to save your edit.');
     }

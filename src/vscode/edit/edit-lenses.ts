@@ -17,6 +17,18 @@ const COMMAND_OF: Record<EditLensAction, string> = {
   save: 'workbench.action.files.save',
 };
 
+/** Above the merge's result: Complete Merge, and how often the server changed during the merge. */
+function mergeLenses(edit: OpenEdit): vscode.CodeLens[] {
+  const top = new vscode.Range(0, 0, 0, 0);
+  const lenses = [new vscode.CodeLens(top, { title: '$(check) Complete Merge: write it to the cluster', tooltip: 'Puts this result into your edit and saves it', command: EDIT_COMMANDS.completeMerge, arguments: [edit.uri] })];
+  const again = edit.merge?.serverChanges ?? 0;
+  if (again > 0) {
+    const rv = edit.merge?.theirs.metadata.resourceVersion ?? '?';
+    lenses.push(new vscode.CodeLens(top, { title: `$(warning) The server changed again during this merge (${again === 1 ? 'once' : `${again} times`}; now rv ${rv}): "On the server" shows it`, command: '' }));
+  }
+  return lenses;
+}
+
 /**
  * What an editable object document shows besides its YAML (edit-lens-text.ts), never part of it:
  * - a status after the first line, as a decoration: drawn at once, and redrawn every second
@@ -50,6 +62,7 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
     secret: edit.session.isSecret ? { revealed: edit.session.revealed, binaryKeys: edit.session.binaryKeys } : undefined,
     mode: mode(),
     merging: edit.merge !== undefined,
+    mergeMovedOn: edit.merge ? { times: edit.merge.serverChanges ?? 0, resourceVersion: edit.merge.theirs.metadata.resourceVersion ?? '?' } : undefined,
   });
   const titlesOf = (state: EditLensState) => editLenses(state).map((l) => l.title).join('\n');
 
@@ -62,7 +75,7 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
         if (!pending) pending = clock.setTimer(() => ((pending = undefined), refresh()), RETRY_MS);
         return [];
       }
-      if (document.uri.toString() !== edit.uri.toString()) return [];
+      if (document.uri.toString() !== edit.uri.toString()) return edit.merge ? mergeLenses(edit) : [];
       const state = stateOf(edit);
       shown.set(document.uri.toString(), titlesOf(state));
       const top = new vscode.Range(0, 0, 0, 0);
@@ -92,6 +105,13 @@ export function registerEditLenses(edits: EditDocuments, clock: Clock, mode: () 
       const titles = titlesOf(state);
       if (shown.get(edit.uri.toString()) !== titles) {
         shown.set(edit.uri.toString(), titles);
+        announce = true;
+      }
+    }
+    for (const edit of edits.all()) {
+      const merge = edit.merge ? `merge ${edit.merge.serverChanges ?? 0} ${edit.merge.theirs.metadata.resourceVersion ?? ''}` : '';
+      if ((shown.get(`merge:${edit.uri.toString()}`) ?? '') !== merge) {
+        shown.set(`merge:${edit.uri.toString()}`, merge);
         announce = true;
       }
     }

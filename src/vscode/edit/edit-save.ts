@@ -7,8 +7,8 @@ import type { KubeObject } from '../../informer';
 import { fieldList } from '../../ui/edit/edit-lens-text';
 import type { EditDiagnostics } from './edit-diagnostics';
 import type { EditDocuments, OpenEdit } from './edit-documents';
-import { editFileName, type Snapshots } from './edit-uri';
-import { hasConflictMarkers, openMergeEditor } from './merge-editor';
+import type { Snapshots } from './edit-uri';
+import { closeMergeEditor, hasConflictMarkers, openMergeEditor } from './merge-editor';
 
 /** How long a save may wait for the watch to deliver it before the lens says the view may be behind. */
 const CONFIRM_WITHIN_MS = 5000;
@@ -68,10 +68,10 @@ export class EditSaver {
         this.edits.changed(edit);
         const change = edit.session.serverChange();
         const by = change?.manager ? ` by ${change.manager}` : '';
-        throw notSaved(`your edit and the server's change${by} overlap (${conflictSummary(out.conflicts)}): nothing was written. Resolve them in the merge editor, Complete Merge, then save again.`);
+        throw notSaved(`your edit and the server's change${by} overlap (${conflictSummary(out.conflicts)}): nothing was written. Resolve them in the merge editor, then Complete Merge: that writes it.`);
       }
       case 'saved':
-        edit.merge = undefined;
+        if (edit.merge) void closeMergeEditor(edit);
         if (!out.unchanged) this.noteSaved(edit, out.object);
         if (out.rebased && edit.saved) {
           const whose = out.rebased.manager ? `${out.rebased.manager}'s` : "the server's";
@@ -82,12 +82,14 @@ export class EditSaver {
     }
   }
 
-  /** The merge editor's result was saved: complete (no markers left) puts it into the edit's buffer. */
+  /**
+   * The merge editor's result was saved (Complete Merge): complete (no markers left), it goes
+   * into the edit's buffer, on top of the version it was merged with, and the edit is saved: that
+   * one action writes the merge. A result with markers left is kept as it is.
+   */
   async writeMerge(edit: OpenEdit, text: string): Promise<void> {
-    if (!edit.merge) {
-      edit.merge = { text, theirs: edit.session.live ?? edit.session.base };
-      return;
-    }
+    // No merge open (a result restored after a reload, or saved as its merge editor closes): nothing to put anywhere.
+    if (!edit.merge) return;
     edit.merge.text = text;
     if (hasConflictMarkers(text)) return;
     const theirs = edit.merge.theirs;
@@ -97,12 +99,9 @@ export class EditSaver {
     change.replace(edit.uri, all, text);
     await vscode.workspace.applyEdit(change);
     edit.session.adopt(theirs);
-    edit.merge = undefined;
     this.edits.changed(edit);
-    const save = 'Save';
-    void vscode.window.showInformationMessage(`The merge is in ${editFileName(edit.uri)}, on top of rv ${theirs.metadata.resourceVersion ?? '?'}: save it to write it to the cluster.`, save).then(async (picked) => {
-      if (picked === save) await (this.edits.documentOf(edit) ?? doc).save();
-    });
+    // Saved once this write returns (not inside it): the save may reopen this merge on a new conflict.
+    this.clock.setTimer(() => void (this.edits.documentOf(edit) ?? doc).save().then(undefined, () => false), 0);
   }
 
   /** Applies the document's text server-side (the title bar's Apply Server-Side…); the document counts as saved after. */

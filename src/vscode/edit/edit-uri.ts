@@ -87,6 +87,9 @@ export function editFileName(uri: vscode.Uri): string {
 export class Snapshots implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private readonly texts = new Map<string, string>();
   private serial = 0;
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** A snapshot's text was replaced (set): VS Code reloads its open document. */
+  readonly onDidChange = this.changed.event;
   private readonly closing = vscode.workspace.onDidCloseTextDocument((doc) => {
     if (doc.uri.scheme === SNAPSHOT_SCHEME) this.texts.delete(doc.uri.toString());
   });
@@ -98,12 +101,19 @@ export class Snapshots implements vscode.TextDocumentContentProvider, vscode.Dis
     return uri;
   }
 
+  /** Replaces the text of snapshot `uri` (a merge's input that moved on). */
+  set(uri: vscode.Uri, text: string): void {
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.texts.get(uri.toString()) ?? '# this snapshot is no longer kept\n';
   }
 
   dispose(): void {
     this.closing.dispose();
+    this.changed.dispose();
     this.texts.clear();
   }
 }

@@ -4,13 +4,16 @@ import type { EditJournal, EditWrite } from '../../edit';
 import type { WriteJournal } from '../../actions';
 import { editWriteLine } from '../../ui/edit/edit-write-line';
 import { restrictedSetting } from '../../ui/trusted-settings';
+import { registerAutoSaveNotice } from './auto-save-notice';
 import { registerEditCommands } from './edit-commands';
 import { EditDiagnostics } from './edit-diagnostics';
 import { EditDocuments, type EditSource, type OpenEdit } from './edit-documents';
 import { EditFileSystem } from './edit-file-system';
 import { registerEditLenses } from './edit-lenses';
+import { registerLettingGo } from './edit-letting-go';
 import { EditSaver } from './edit-save';
 import { SNAPSHOT_SCHEME, Snapshots } from './edit-uri';
+import { followServerDuringMerge } from './merge-editor';
 import { EDIT_SCHEME, setEditRefResolver, type ObjectRef } from '../object-documents';
 import { onDidChangeSettings } from '../settings';
 
@@ -56,7 +59,7 @@ export function registerEditing(
   source: EditSource & { userOf?(entryId: string): string | undefined },
   log: { info(line: string): void; warn(line: string): void },
   clock: Clock = systemClock,
-  journal?: Pick<WriteJournal, 'begin'>,
+  journal?: Pick<WriteJournal, 'begin' | 'dismissFailed'>,
 ): EditingRegistration {
   const settings = readEditSettings;
   applyFieldManagerSetting();
@@ -67,6 +70,10 @@ export function registerEditing(
     const line = editWriteLine(write, context);
     if (write.result === 'ok') log.info(line);
     else log.warn(line);
+  };
+  const watchedOf = (ref: ObjectRef) => {
+    const entry = source.entry(ref.entryId);
+    return entry?.type && { context: entry.context, group: entry.type.group, resource: entry.type.resource, namespace: ref.namespace, name: ref.name };
   };
   const journalFor = (ref: ObjectRef): EditJournal | undefined =>
     journal && {
@@ -90,6 +97,14 @@ export function registerEditing(
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
     lenses,
     registerEditCommands(edits, saver, diagnostics, snapshots),
+    registerAutoSaveNotice(edits),
+    edits.onDidChangeState((edit) => {
+      if (followServerDuringMerge(edit, snapshots)) edits.changed(edit);
+    }),
+    registerLettingGo(edits, diagnostics, (ref) => {
+      const watched = watchedOf(ref);
+      if (watched) journal?.dismissFailed(watched);
+    }),
     diagnostics,
     snapshots,
     edits,

@@ -57,7 +57,7 @@ describe('edit live', () => {
   it('opens an editable document without server fields, with its lens; a save updates the server and the watch confirms it', async () => {
     const doc = await open('configmaps', NAME);
     assert.equal(doc.getText(), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: edit-me\n  namespace: default\ndata:\n  LEVEL: info\n');
-    assert.equal(doc.languageId, 'yaml');
+    assert.equal(doc.languageId, 'kubewatch-yaml');
     const status = () => fx.api.editing.status(doc.uri) ?? '';
     await until(() => /^Editing at rv \d+ · Save updates the cluster$/.test(status()), status);
     let seen: string[] = [];

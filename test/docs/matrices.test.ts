@@ -93,8 +93,9 @@ for (const matrix of MATRICES) {
         if (testFiles.length === 0) problems.push(`${row.id}: names no test file (or say "planned (issue N)")`);
         for (const f of files) if (!existsSync(join(root, f))) problems.push(`${row.id}: ${f} does not exist`);
         for (const f of testFiles) {
-          const prefix = f.endsWith('.real.ts') ? `${row.id} [real] ` : `${row.id} `;
-          if (!tests.some((t) => t.file === f && t.title.startsWith(prefix))) problems.push(`${row.id}: no test in ${f} whose title starts with "${prefix}"`);
+          // `W01 …` or `W01: …`; a real-server test `W01 [real] …`.
+          const prefix = f.endsWith('.real.ts') ? new RegExp(`^${row.id} \\[real\\] `) : new RegExp(`^${row.id}[ :]`);
+          if (!tests.some((t) => t.file === f && prefix.test(t.title))) problems.push(`${row.id}: no test in ${f} whose title starts with "${row.id}${f.endsWith('.real.ts') ? ' [real]' : ''} "`);
         }
       }
       assert.deepEqual(problems, []);

@@ -68,12 +68,16 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
     await bench.page.keyboard.press('Enter');
   }
 
-  /** The local port of the forward whose row label starts with `prefix`. */
-  async function forwardRow(prefix: string, accept: (description: string) => boolean, what: string) {
+  /**
+   * The Port Forwards row whose label, after its state (`ready · `), starts with `prefix`;
+   * `accept` reads the state and the description as one text (`ready · pod web-… · 0 open`).
+   */
+  async function forwardRow(prefix: string, accept: (stateAndDescription: string) => boolean, what: string) {
+    const target = (label: string) => label.slice(label.indexOf(' · ') + 3);
     return poll(
       `the Port Forwards row ${prefix}: ${what}`,
-      async () => (await forwards.rows()).find((r) => r.label.startsWith(prefix)),
-      (r) => r !== undefined && accept(r.description),
+      async () => (await forwards.rows()).find((r) => target(r.label).startsWith(prefix)),
+      (r) => r !== undefined && accept(`${r.label.split(' · ')[0]} · ${r.description}`),
       { timeoutMs: 60_000 },
     );
   }

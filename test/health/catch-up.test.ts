@@ -76,7 +76,7 @@ describe('time that never lies: suspended spans and catching up after a resume',
 
   it('V17 the tree and the status bar say "catching up after 59 s away" until every watch confirmed it is current, then clear', async () => {
     const { clock, server, m, registry, catchUp, tree } = await started(['configmaps', 'pods']);
-    assert.ok(descriptions(tree).every((d) => /: watching · \d+ \w+ · rv/.test(d) || /: watching · \d+ \w+$/.test(d)), descriptions(tree).join('\n'));
+    assert.ok(descriptions(tree).every((d) => /: watching · \d+(?: \w+)? · rv/.test(d) || /: watching · \d+(?: \w+)?$/.test(d)), descriptions(tree).join('\n'));
     const changes: string[][] = [];
     catchUp.onDidChange((ids) => changes.push(ids));
     // The clock stands still: advancing it would run the connections' silence checks, which is
@@ -87,14 +87,14 @@ describe('time that never lies: suspended spans and catching up after a resume',
     m.onLifecycle((id, e) => e.type === 'watch-opened' && reopened.add(id));
     await pumpUntil(clock, () => reopened.size === 2 && m.entries().every((e) => e.state.phase === 'watching'), () => JSON.stringify(m.entries().map((e) => e.state)));
     assert.equal(catchUp.current()?.pending, 2, 'watching again from their resourceVersions proves nothing yet');
-    assert.deepEqual(descriptions(tree).map((d) => d.replace(/ · \d+ \w+$/, '')), ['configmaps: catching up after 59 s away', 'pods: catching up after 59 s away']);
+    assert.deepEqual(descriptions(tree).map((d) => d.replace(/ · \d+(?: \w+)?$/, '')), ['configmaps: catching up after 59 s away', 'pods: catching up after 59 s away']);
     assert.equal(status(m, catchUp, clock.now()).text, '$(history) catching up after 59 s away');
     assert.match(status(m, catchUp, clock.now()).ariaLabel, /0 of 2 watches current/);
 
     // An event on configmaps confirms it; pods is still catching up.
     server.create('configmaps', { metadata: { name: 'after-resume', namespace: 'default' } });
     await until(() => !catchUp.isCatchingUp(m.entries().find((e) => e.resource === 'configmaps')!.id), () => 'configmaps confirmed');
-    assert.match(descriptions(tree)[0], /^configmaps: watching · 1 configmap/);
+    assert.match(descriptions(tree)[0], /^configmaps: watching · 1(?: configmap)?(?: ·|$)/);
     assert.match(descriptions(tree)[1], /^pods: catching up after 59 s away/);
     assert.match(status(m, catchUp, clock.now()).ariaLabel, /1 of 2 watches current/);
 

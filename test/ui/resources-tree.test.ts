@@ -135,7 +135,7 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
     const description = (n: ViewNode) => tree.present(n).description ?? '';
     assert.match(description(events), /^watching · 2 events/);
     tree.setFilter(events, { warningsOnly: true });
-    assert.match(description(events), /^watching · 1 of 2 events/);
+    assert.match(description(events), /^watching · 1 of 2 · rv \d+$/, 'the label `events (warnings only)` names the type: the count bare');
     assert.equal(description(shop), '1 of 2 events');
     const pods = child(tree, undefined, 'pods') as ResourceNode;
     tree.setFilter(pods, { text: 'web' });

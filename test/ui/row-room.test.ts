@@ -53,7 +53,8 @@ describe('names cut consistently at the default side bar width (issue 29 item 9)
 
   it('a Port Forwards row leads with its state, so a narrow view never cuts it', () => {
     const status = { phase: 'failing' as const, reason: 'connection refused by pod web-1 port 80', since: 0, localAddress: '127.0.0.1', localPort: 8080, pod: 'web-1', podPort: 80, open: 0, served: 0, interrupted: 0, refused: 0, failed: 3, bytesIn: 0, bytesOut: 0, switches: 0 };
-    assert.equal(forwardRow('deploy/payments-api 8080', '', status, 0).label, 'failing · deploy/payments-api 8080 → 127.0.0.1:8080');
-    assert.equal(forwardRow('svc/web 80', '', { ...status, phase: 'ready', reason: undefined }, 0).label.split(' · ')[0], 'ready');
+    assert.equal(forwardRow('deploy/payments-api 8080', '', status, 0).label, 'failing · deploy/payments-api 8080 → :8080');
+    assert.equal(forwardRow('svc/web 80', '', { ...status, phase: 'ready', reason: undefined }, 0).label, 'ready · svc/web 80 → :8080', 'the port kept: the default loopback address is in the tooltip');
+    assert.equal(forwardRow('svc/web 80', '', { ...status, phase: 'ready', reason: undefined, localAddress: '0.0.0.0' }, 0).label, 'ready · svc/web 80 → localhost:8080');
   });
 });

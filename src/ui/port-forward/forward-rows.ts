@@ -1,13 +1,13 @@
 /**
  * How a port-forward reads in the Port Forwards view: one row per forward, its state first (the
- * label starts with it: `ready · svc/web 80 → 127.0.0.1:8080`), so a narrow side bar cuts the
+ * label starts with it: `ready · svc/web 80 → :8080`), so a narrow side bar cuts the
  * least important part and never the state. Pure functions of the forward's status.
  */
 import { localAddressOf, type ForwardPhase, type ForwardStatus } from '../../port-forward';
 import { humanDuration } from '../age';
 
 export interface ForwardRow {
-  /** `ready · svc/web 80 → 127.0.0.1:8080`: the state, then what is forwarded where. */
+  /** `ready · svc/web 80 → :8080`: the state, then what is forwarded where. */
   readonly label: string;
   /** `pod web-7f9c · 2 open · 14 served · 1.2 MB`; a failing forward's reason first. */
   readonly description: string;
@@ -46,6 +46,15 @@ export function localAddressText(status: Pick<ForwardStatus, 'localAddress' | 'l
   return localAddressOf(status);
 }
 
+/**
+ * The local end as a row's label shows it: `:8080` on the default loopback address, so that a
+ * narrow side bar keeps the port after the state and the target (the tooltip, the notification
+ * and Open in Browser give it whole); any other address whole.
+ */
+function labelAddressText(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
+  return status.localAddress === '127.0.0.1' ? `:${status.localPort}` : localAddressText(status);
+}
+
 /** The URL "Open in Browser" opens. */
 export function browserUrl(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
   return `http://${localAddressText(status)}/`;
@@ -72,7 +81,7 @@ export function forwardRow(label: string, context: string, status: ForwardStatus
   ];
   if (status.lastError) lines.push(`- last problem: ${status.lastError}`);
   return {
-    label: `${PHASE_TEXT[status.phase]} · ${label} → ${localAddressText(status)}`,
+    label: `${PHASE_TEXT[status.phase]} · ${label} → ${labelAddressText(status)}`,
     description: parts.join(' · '),
     tooltip: lines.join('\n'),
     icon: PHASE_ICON[status.phase],

@@ -23,10 +23,11 @@ export interface RowCount {
 
 /**
  * Characters a resource row (a root of the tree) has for its label, its state's first words and
- * its count at the default side bar width (300 px: two tree levels, 16 px, more than a Pod row's
- * POD_ROW_CHARS), leaving room for the ellipsis VS Code draws where the description goes on.
+ * its count at the default side bar width (300 px: about 225 px of text, some 34 characters),
+ * leaving room for the ellipsis VS Code draws where the description goes on and for wide
+ * characters; measured in the browser (U09).
  */
-export const RESOURCE_ROW_CHARS = 29;
+export const RESOURCE_ROW_CHARS = 31;
 
 /**
  * A watch's state text with the count after its first words: "watching · 42 pods · rv 48213",

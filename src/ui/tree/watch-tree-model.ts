@@ -141,16 +141,17 @@ export class WatchTreeModel implements Disposable {
   /**
    * The row of `node` now. Remembers what an object row showed, so later updates refresh it only
    * when that changes. With `shows` (a resource row's filter), counts say how many it shows: "3 of 17 pods".
+   * `shownLabel`: a resource row's label as the view draws it (`pods ("web")`), which the count must fit beside.
    */
-  present(node: TreeNode, shows?: (obj: KubeObject) => boolean): NodePresentation {
+  present(node: TreeNode, shows?: (obj: KubeObject) => boolean, shownLabel?: string): NodePresentation {
     const now = this.clock.now();
     switch (node.kind) {
       case 'resource': {
         const entries = this.entriesOf(node);
         if (entries.length === 0) return presentMessage(node.label, 'idle');
         const count = entries.some((e) => e.informer) ? this.countOf(node, objectsUnder(node), this.previews.sizeOf(node.entryIds), shows && objectsUnder(node, shows)) : undefined;
-        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, catchingUp: this.catchingUpText(entries[0].id) });
-        return presentWatchGroup(node.label, entries, now, { count, catchingUp: (e) => this.catchingUpText(e.id) });
+        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, shownLabel, catchingUp: this.catchingUpText(entries[0].id) });
+        return presentWatchGroup(node.label, entries, now, { count, shownLabel, catchingUp: (e) => this.catchingUpText(e.id) });
       }
       case 'namespace': {
         if (!node.watch && node.previewCount !== undefined && node.container.size === 0) return presentListingNamespace(node.namespace, this.countOf(node.parent, node.previewCount).words);

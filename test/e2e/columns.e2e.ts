@@ -20,7 +20,7 @@ import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const ROOTS = [...DEFAULT_WATCHED];
-const WATCHING = /^watching · [\d,]+ [a-z.]+ · rv \d+$/;
+const WATCHING = /^watching · [\d,]+(?: [a-z.]+)? · rv \d+$/;
 
 /** Where a row's label and its description's first field end, against the edge that clips them. */
 interface RowGeometry {

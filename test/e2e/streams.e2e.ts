@@ -68,12 +68,16 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
     await bench.page.keyboard.press('Enter');
   }
 
-  /** The local port of the forward whose row label starts with `prefix`. */
-  async function forwardRow(prefix: string, accept: (description: string) => boolean, what: string) {
+  /**
+   * The Port Forwards row whose label, after its state (`ready · `), starts with `prefix`;
+   * `accept` reads the state and the description as one text (`ready · pod web-… · 0 open`).
+   */
+  async function forwardRow(prefix: string, accept: (stateAndDescription: string) => boolean, what: string) {
+    const target = (label: string) => label.slice(label.indexOf(' · ') + 3);
     return poll(
       `the Port Forwards row ${prefix}: ${what}`,
-      async () => (await forwards.rows()).find((r) => r.label.startsWith(prefix)),
-      (r) => r !== undefined && accept(r.description),
+      async () => (await forwards.rows()).find((r) => target(r.label).startsWith(prefix)),
+      (r) => r !== undefined && accept(`${r.label.split(' · ')[0]} · ${r.description}`),
       { timeoutMs: 60_000 },
     );
   }
@@ -110,7 +114,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   it('A13 Port Forward… on the Service shop/web: the Port Forwards view shows it ready on a web pod, and the local port answers with that pod', async () => {
     await contextMenu(['services', 'shop', 'web'], /^Port Forward…$/);
     await answer('Port Forward: web 80', '0');
-    const row = await forwardRow('svc/web 80 → 127.0.0.1:', (d) => /^ready · pod web-7d9f8b6c4-\w+ · 0 open · 0 served/.test(d), 'ready');
+    const row = await forwardRow('svc/web 80 → :', (d) => /^ready · pod web-7d9f8b6c4-\w+ · 0 open · 0 served/.test(d), 'ready');
     const port = portOf(row!.label);
     const answered = await get(port);
     assert.ok(answered.ok && /^web-7d9f8b6c4-\w+$/.test(answered.body), JSON.stringify(answered));

@@ -22,7 +22,7 @@ import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const ROOTS = [...DEFAULT_WATCHED];
-const WATCHING = /^watching · [\d,]+ [a-z.]+ · rv \d+$/;
+const WATCHING = /^watching · [\d,]+(?: [a-z.]+)? · rv \d+$/;
 /** A kubeconfig that does not parse. */
 const BROKEN_KUBECONFIG = 'apiVersion: v1\nclusters: [ {name: unterminated\n';
 const COMMANDS = {

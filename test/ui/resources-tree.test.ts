@@ -128,18 +128,19 @@ describe('the Resources view around the watch rows (issue 23, parts 3 to 6)', fu
     assert.equal(tree.getChildren(shop).length, 2);
   });
 
-  it('U08 a filtered row counts what it shows: "1 of 2 events" on the resource and on the namespace, "2 of 4 pods" for a text filter; cleared, the whole count again', async () => {
+  it('U08 a filtered row counts what it shows: "1 of 2 events" on the namespace, "1 of 2" on the resource (its label names the type), "2 of 4 pods" for a text filter; cleared, the whole count again', async () => {
     const { tree } = await setup();
     const events = child(tree, undefined, 'events') as ResourceNode;
     const shop = child(tree, events, 'shop');
     const description = (n: ViewNode) => tree.present(n).description ?? '';
     assert.match(description(events), /^watching · 2 events/);
     tree.setFilter(events, { warningsOnly: true });
-    assert.match(description(events), /^watching · 1 of 2 events/);
+    assert.match(description(events), /^watching · 1 of 2 · rv \d+$/, 'the label `events (warnings only)` names the type: the count bare');
     assert.equal(description(shop), '1 of 2 events');
     const pods = child(tree, undefined, 'pods') as ResourceNode;
     tree.setFilter(pods, { text: 'web' });
-    assert.match(description(pods), /^watching · 2 of 4 pods/);
+    assert.match(description(pods), /^watching · 2 of 4 · rv \d+$/, 'beside `pods ("web")` the count in words would not fit at the default width');
+    assert.equal(label(tree, pods), 'pods ("web")');
     assert.equal(description(child(tree, pods, 'shop')), '2 of 3 pods');
     tree.setFilter(events, undefined);
     assert.match(description(events), /^watching · 2 events/);

@@ -10,15 +10,16 @@ const plain = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 describe('port-forward and shell text: what the view and the terminals say', () => {
   const status: ForwardStatus = { phase: 'ready', since: 0, localAddress: '127.0.0.1', localPort: 8080, pod: 'web-1', podPort: 80, open: 2, served: 14, interrupted: 1, refused: 0, failed: 0, bytesIn: 1_200_000, bytesOut: 300, switches: 1 };
 
-  it('a forward row: status first, then the pod, counts and bytes; the tooltip has every count', () => {
+  it('a forward row: the state first in its label (a narrow view never cuts it), then the pod, counts and bytes; the tooltip has every count', () => {
     const row = forwardRow('svc/web 80', 'kind-dev', status, 61_000);
-    assert.equal(row.label, 'svc/web 80 → 127.0.0.1:8080');
-    assert.equal(row.description, 'ready · pod web-1 · 2 open · 14 served · 1 cut by a pod switch · 1.2 MB');
+    assert.equal(row.label, 'ready · svc/web 80 → :8080');
+    assert.equal(row.description, 'pod web-1 · 2 open · 14 served · 1 cut by a pod switch · 1.2 MB');
     assert.match(row.tooltip, /ready for 61s/);
     assert.match(row.tooltip, /2 open, 14 served, 1 cut by a pod switch, 0 refused \(no running pod\), 0 failed/);
     assert.equal(row.contextValue, 'portForward');
     const waiting = forwardRow('svc/web 80', '', { ...status, phase: 'waiting', reason: 'no running pod of svc/web 80', pod: undefined }, 0);
-    assert.equal(waiting.description.split(' · ')[0], 'waiting for a pod');
+    assert.equal(waiting.label, 'waiting for a pod · svc/web 80 → :8080');
+    assert.equal(forwardRow('svc/web 80', '', { ...status, phase: 'stopped' }, 0).label.split(' · ')[0], 'stopped');
     assert.equal(bytesText(999), '999 B');
     assert.equal(bytesText(12_345_678), '12 MB');
     assert.equal(browserUrl({ localAddress: '0.0.0.0', localPort: 80 }), 'http://localhost:80/');
@@ -26,10 +27,12 @@ describe('port-forward and shell text: what the view and the terminals say', () 
 
   it('U02 a forward whose pod refuses reads failing in the warning colour, with why and how many failed; a pod Running but not Ready is named so (W14)', () => {
     const failing = forwardRow('svc/web 80', '', { ...status, phase: 'failing', reason: 'connection refused by pod web-1 port 80', open: 0, served: 0, interrupted: 0, failed: 52 }, 0);
-    assert.equal(failing.description, 'failing: connection refused by pod web-1 port 80 · 0 open · 0 served · 52 failed · 1.2 MB');
+    assert.equal(failing.label, 'failing · svc/web 80 → :8080');
+    assert.equal(failing.description, 'connection refused by pod web-1 port 80 · 0 open · 0 served · 52 failed · 1.2 MB');
     assert.deepEqual(failing.icon, { id: 'warning', color: 'list.warningForeground' });
     const notReady = forwardRow('pod/web-1 80', '', { ...status, podReady: false, reason: 'pod web-1 is Running but not Ready' }, 0);
-    assert.match(notReady.description, /^ready · pod web-1 \(not Ready\) · /);
+    assert.match(notReady.label, /^ready · pod\/web-1 80 → /);
+    assert.match(notReady.description, /^pod web-1 \(not Ready\) · /);
     assert.match(notReady.tooltip, /- pod: web-1:80 \(Running, not Ready\)/);
   });
 

@@ -72,7 +72,7 @@ describe('tree view model: rows of a first list in progress (the list preview)',
     assert.deepEqual(labels(model.getChildren(resource), model), ['listing…'], 'nothing from the list before it is announced');
     clock.advance(500); // the announcement, then the tree's refresh
     assert.ok(refreshes.some((r) => r?.includes(resource)), 'the resource node refreshed');
-    assert.match(model.present(resource).description ?? '', /^listing · 2 configmaps so far/);
+    assert.match(model.present(resource).description ?? '', /^listing · 2 so far/);
     const [a] = model.getChildren(resource) as NamespaceNode[];
     assert.equal(model.getChildren(resource).length, 1);
     const aRow = model.present(a);

@@ -162,7 +162,7 @@ describe('tree view model', function () {
     );
     const cms = root(model, 'configmaps');
     const p = model.present(cms);
-    assert.match(p.description ?? '', /^watching · 3 configmaps · rv \d+$/, 'V21 the state first, then the count in words');
+    assert.match(p.description ?? '', /^watching · 3 · rv \d+$/, 'V21 the state first, then the count, bare: `configmaps watching · 3 configmaps` is longer than a row at the default width, and the label names the type');
     assert.deepEqual([p.icon?.id, p.contextValue, p.collapsible], ['eye', 'resource', 'collapsed']);
     assert.equal(cms.entryId, manager.entries().find((e) => e.resource === 'configmaps')?.id);
     assert.deepEqual(names(model, cms), ['cm-1', 'cm-10', 'cm-2'], 'kubectl\'s order: by bytes');
@@ -189,7 +189,7 @@ describe('tree view model', function () {
     const cms = root(model, 'configmaps');
     assert.deepEqual(outline(model, cms), ['a', '  cm-in-a', '  second', 'default', '  cm-in-default', 'kube-system', '  cm-in-kube-system']);
     assert.deepEqual(model.getChildren(cms).map((n) => model.present(n).description), ['2 configmaps', '1 configmap', '1 configmap'], 'V21 a namespace group counts its objects in words');
-    assert.match(model.present(cms).description ?? '', /^watching · 4 configmaps · rv \d+$/, 'V21 the resource node counts every namespace');
+    assert.match(model.present(cms).description ?? '', /^watching · 4 · rv \d+$/, 'V21 the resource node counts every namespace');
     const group = model.getChildren(cms)[0] as NamespaceNode;
     assert.deepEqual([group.kind, model.present(group).contextValue, group.id], ['namespace', 'namespace', `${cms.entryId}/a`]);
     assert.deepEqual(names(model, root(model, 'namespaces')), ['a', 'default', 'kube-system'], 'namespaces are cluster-scoped: objects directly');
@@ -204,7 +204,7 @@ describe('tree view model', function () {
     const again = root(model, 'configmaps');
     assert.equal(again.entryId, undefined, 'two watches behind one resource node');
     assert.equal(again.entryIds.length, 2);
-    assert.equal(model.present(again).description, 'watching 2 namespaces · 3 configmaps');
+    assert.equal(model.present(again).description, 'watching 2 namespaces · 3');
     const [a, def] = model.getChildren(again) as NamespaceNode[];
     assert.deepEqual([a.namespace, def.namespace], ['a', 'default']);
     assert.ok(a.watch && def.watch);

@@ -1,14 +1,15 @@
 /**
- * How a port-forward reads in the Port Forwards view: one row per forward, status first so a
- * narrow side bar cuts the least important part. Pure functions of the forward's status.
+ * How a port-forward reads in the Port Forwards view: one row per forward, its state first (the
+ * label starts with it: `ready · svc/web 80 → :8080`), so a narrow side bar cuts the
+ * least important part and never the state. Pure functions of the forward's status.
  */
 import { localAddressOf, type ForwardPhase, type ForwardStatus } from '../../port-forward';
 import { humanDuration } from '../age';
 
 export interface ForwardRow {
-  /** `svc/web 80 → 127.0.0.1:8080` */
+  /** `ready · svc/web 80 → :8080`: the state, then what is forwarded where. */
   readonly label: string;
-  /** `ready · pod web-7f9c · 2 open · 14 served · 1.2 MB` */
+  /** `pod web-7f9c · 2 open · 14 served · 1.2 MB`; a failing forward's reason first. */
   readonly description: string;
   /** Markdown: every count, the pod, the last problem. */
   readonly tooltip: string;
@@ -45,14 +46,24 @@ export function localAddressText(status: Pick<ForwardStatus, 'localAddress' | 'l
   return localAddressOf(status);
 }
 
+/**
+ * The local end as a row's label shows it: `:8080` on the default loopback address, so that a
+ * narrow side bar keeps the port after the state and the target (the tooltip, the notification
+ * and Open in Browser give it whole); any other address whole.
+ */
+function labelAddressText(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
+  return status.localAddress === '127.0.0.1' ? `:${status.localPort}` : localAddressText(status);
+}
+
 /** The URL "Open in Browser" opens. */
 export function browserUrl(status: Pick<ForwardStatus, 'localAddress' | 'localPort'>): string {
   return `http://${localAddressText(status)}/`;
 }
 
 export function forwardRow(label: string, context: string, status: ForwardStatus, now: number): ForwardRow {
-  // A failing forward says why first (`failing: connection refused by pod web-1 port 80`): the row must not read as fine.
-  const parts = [status.phase === 'failing' && status.reason ? `failing: ${status.reason}` : PHASE_TEXT[status.phase]];
+  // The state leads the label; a failing forward says why first in the description (`connection refused by pod web-1 port 80`): the row must not read as fine.
+  const parts: string[] = [];
+  if (status.phase === 'failing' && status.reason) parts.push(status.reason);
   if (status.pod && status.phase === 'ready') parts.push(`pod ${status.pod}${status.podReady === false ? ' (not Ready)' : ''}`);
   parts.push(`${status.open} open`, `${status.served} served`);
   if (status.interrupted) parts.push(`${status.interrupted} cut by a pod switch`);
@@ -70,7 +81,7 @@ export function forwardRow(label: string, context: string, status: ForwardStatus
   ];
   if (status.lastError) lines.push(`- last problem: ${status.lastError}`);
   return {
-    label: `${label} → ${localAddressText(status)}`,
+    label: `${PHASE_TEXT[status.phase]} · ${label} → ${labelAddressText(status)}`,
     description: parts.join(' · '),
     tooltip: lines.join('\n'),
     icon: PHASE_ICON[status.phase],

@@ -4,7 +4,7 @@ import type { WatchEntry } from '../../manager';
 import { objectAge } from '../age';
 import { describeRow, kubectlLines, printObject, rowKey, type PrintedRow, type PrinterColumn } from '../printers';
 import { describeWatchState, shorten, type WatchStateText } from '../watch-state-text';
-import { withCount } from './object-count';
+import { withCount, type RowCount } from './object-count';
 import { podStatusOnly, podTitle } from './short-name';
 import { escapeMarkdown, inlineCode } from './markdown';
 import { themeColors, toneColor, worseTone, type Tone } from './tone';
@@ -22,8 +22,10 @@ export interface NodePresentation {
 
 /** What a watch's row adds to its state: how many objects it shows, and whether it is catching up after a resume. */
 export interface WatchRowExtras {
-  /** "42 pods": after the state's first words. */
-  count?: string;
+  /** "42 pods": after the state's first words; a resource row's count in words or bare (see `withCount`). */
+  count?: RowCount | string;
+  /** A resource row's label as the view draws it (`pods ("web")`), when it differs from `label`: what the count must fit beside. */
+  shownLabel?: string;
   /** "catching up after 59 s away": in place of "watching" until the watch confirmed it is current. */
   catchingUp?: string;
 }
@@ -34,7 +36,7 @@ export function presentWatch(label: string, entry: WatchEntry, now: number, cont
   const quiet = isNotAllowed(entry);
   return {
     label,
-    description: extras.count && !quiet ? withCount(state.text, extras.count) : state.text,
+    description: extras.count && !quiet ? withCount(state.text, extras.count, contextValue === 'resource' ? (extras.shownLabel ?? label) : undefined) : state.text,
     icon: { id: state.icon, color: state.color },
     // Not allowed: one quiet row, with nothing (no stale rows, no message) under it.
     collapsible: quiet ? 'none' : 'collapsed',
@@ -51,13 +53,13 @@ export function isNotAllowed(entry: WatchEntry): boolean {
  * A resource node over several watches (one per namespace): "watching 3 namespaces" when all
  * watch, else the most alarming one's text, prefixed with its namespace.
  */
-export function presentWatchGroup(label: string, entries: readonly WatchEntry[], now: number, extras: { count?: string; catchingUp?: (entry: WatchEntry) => string | undefined } = {}): NodePresentation {
+export function presentWatchGroup(label: string, entries: readonly WatchEntry[], now: number, extras: { count?: RowCount | string; shownLabel?: string; catchingUp?: (entry: WatchEntry) => string | undefined } = {}): NodePresentation {
   if (entries.every(isNotAllowed)) return presentWatch(label, entries[0], now, 'resource');
   // Namespaces not allowed are said on their own rows; the resource row sums up the others.
   const shown = entries.filter((e) => !isNotAllowed(e));
   if (shown.length < entries.length) return presentWatchGroup(label, shown, now, extras);
   const states = entries.map((entry) => ({ entry, state: catchingUpState(describeWatchState(entry, now), entry, extras.catchingUp?.(entry)) }));
-  const counted = (text: string) => (extras.count ? withCount(text, extras.count) : text);
+  const counted = (text: string) => (extras.count ? withCount(text, extras.count, extras.shownLabel ?? label) : text);
   let worst = states[0];
   for (const s of states) if (s.state.tone !== worst.state.tone && worseTone(s.state.tone, worst.state.tone) === s.state.tone) worst = s;
   const allWatching = states.every((s) => s.entry.state.phase === 'watching' && !s.entry.error);
@@ -116,7 +118,7 @@ export function objectStatusKey(obj: KubeObject, kind: string | undefined, colum
 export function presentObject(obj: KubeObject, name: string, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): NodePresentation {
   const row = printObject(obj, kind, now, columns);
   // A Pod: the generated parts of its name left out, and its status whole at the default width (V27).
-  const title = row.label || (kind === 'Pod' && !columns ? podTitle(obj, row.summary[0]) : name);
+  const title = row.label || (kind === 'Pod' && !columns ? podTitle(obj) : name);
   const statusOnly = kind === 'Pod' && !columns && !row.label && podStatusOnly(title, row.summary[0] ?? '');
   return {
     label: title,

@@ -135,12 +135,12 @@ export class ResourcesTree implements Disposable {
       }
       case 'resource': {
         const filter = this.filters.get(node.id);
-        const row = this.watch.present(node, this.shows(filter));
-        const events = this.kindOfResource(node) === 'Event' ? '.events' : '';
         // Under its context's row, the resource row need not repeat the context ("pods (staging)").
         const suffix = ` (${node.context || 'current context'})`;
-        const label = this.severalContexts() && row.label.endsWith(suffix) ? row.label.slice(0, -suffix.length) : row.label;
-        return { ...row, label: filteredLabel(label, filter), contextValue: `${row.contextValue}${events}${isActive(filter) ? '.filtered' : ''}` };
+        const shown = (label: string) => filteredLabel(this.severalContexts() && label.endsWith(suffix) ? label.slice(0, -suffix.length) : label, filter);
+        const row = this.watch.present(node, this.shows(filter), shown(node.label));
+        const events = this.kindOfResource(node) === 'Event' ? '.events' : '';
+        return { ...row, label: shown(row.label), contextValue: `${row.contextValue}${events}${isActive(filter) ? '.filtered' : ''}` };
       }
       case 'namespace':
         return this.watch.present(node, this.shows(this.filters.get(node.parent.id)));

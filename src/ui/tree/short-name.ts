@@ -32,33 +32,43 @@ function generatedParts(pod: KubeObject): { owner: string; suffix: string } | un
 }
 
 /**
- * A Pod's name as its row's title, so that its status fits beside it at the default side bar
- * width: the parts its controllers generated (a ReplicaSet's pod-template-hash, a Job's name
- * before the pod's suffix, a CronJob's schedule time) are left out, keeping what tells the pods
- * apart, the owner's name and the pod's own suffix: `ledger-6d5f7c8b9-z9w4c` reads
- * `ledger…z9w4c`. When the title and `status` still need more than POD_ROW_CHARS, the owner's
- * name is cut at a hyphen (`nightly-report-29013840-7hxkq`, Completed: `nightly…7hxkq`). The whole
- * name is in the tooltip, the YAML tab and every command; other names are returned as they are.
+ * The longest owner name a Pod title keeps whole: with the ellipsis, a ReplicaSet's 5-character
+ * suffix and a status as long as `Completed`, it fills a row at the default width (POD_ROW_CHARS
+ * and the 2 characters of VS Code's ellipsis no status-only description needs). A longer one is
+ * cut at a hyphen within it, by its own length alone, so that every pod of one owner reads the same.
  */
-export function podTitle(pod: KubeObject, status = ''): string {
+const OWNER_CHARS = POD_ROW_CHARS + 2 - ' Completed'.length - '…12345'.length;
+
+/**
+ * A Pod's name as its row's title: the parts its controllers generated (a ReplicaSet's
+ * pod-template-hash, a Job's name before the pod's suffix, a CronJob's schedule time) are left
+ * out, keeping what tells the pods apart, the owner's name and the pod's own suffix:
+ * `ledger-6d5f7c8b9-z9w4c` reads `ledger…z9w4c`. The title never depends on the pod's status:
+ * every pod of one owner shows the same owner part (`ledger…b7n2k`, `ledger…z9w4c`), and a status
+ * too long for the rest of the row makes the row show the status alone (`podStatusOnly`). Only an
+ * owner name longer than OWNER_CHARS is cut, at a hyphen (`a-very-long-deployment-name` reads
+ * `a-very-long…z9w4c`, `nightly-report` reads `nightly…7hxkq`). The whole name is in the tooltip, the YAML tab and every command; other
+ * names are returned as they are.
+ */
+export function podTitle(pod: KubeObject): string {
   const parts = generatedParts(pod);
   if (!parts) return pod.metadata.name ?? '';
-  const room = Math.max(3, POD_ROW_CHARS - 1 - status.length - ELLIPSIS.length - parts.suffix.length);
-  let owner = parts.owner;
-  if (owner.length > room) {
-    const hyphen = owner.lastIndexOf('-', room);
-    owner = hyphen >= 3 ? owner.slice(0, hyphen) : owner.slice(0, room);
-  }
-  return `${owner}${ELLIPSIS}${parts.suffix}`;
+  return `${ownerPart(parts.owner)}${ELLIPSIS}${parts.suffix}`;
+}
+
+/** An owner's name as a Pod title shows it: whole up to OWNER_CHARS, else cut at a hyphen (or at OWNER_CHARS). */
+function ownerPart(owner: string): string {
+  if (owner.length <= OWNER_CHARS) return owner;
+  const hyphen = owner.lastIndexOf('-', OWNER_CHARS);
+  return hyphen >= 3 ? owner.slice(0, hyphen) : owner.slice(0, OWNER_CHARS);
 }
 
 /**
- * True when a Pod row shows only its status beside its title: at the default width the status
- * fits beside the title, but the fields after it (ready, restarts, age) would push VS Code's
- * ellipsis over the status's end. They are in the row's tooltip, which prints the whole
- * `kubectl get` row. (A title too long for its status either way keeps every field.)
+ * True when a Pod row shows only its status beside its title: the fields after it (ready,
+ * restarts, age) would push VS Code's ellipsis over the status's end, or the status does not fit
+ * beside the title at all (then it has all the room there is, rather than the title being cut
+ * per row). The other fields are in the row's tooltip, which prints the whole `kubectl get` row.
  */
 export function podStatusOnly(title: string, status: string): boolean {
-  const fits = title.length + 1 + status.length <= POD_ROW_CHARS;
-  return fits && title.length + 1 + status.length + MORE_FIELDS > POD_ROW_CHARS;
+  return title.length + 1 + status.length + MORE_FIELDS > POD_ROW_CHARS;
 }

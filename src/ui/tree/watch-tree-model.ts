@@ -15,7 +15,7 @@ import { TreeTicks } from './tree-ticks';
 import { TreeFreeze } from './tree-freeze';
 import { ListPreviewRows } from './list-preview-rows';
 import type { CatchUpView, RefreshCounters, WatchTreeModelOptions, WatchTreeSource } from './tree-source';
-import { matching, matchedCountText, objectsUnder } from './object-count';
+import { matching, objectsUnder, rowCount, type RowCount } from './object-count';
 import { catchUpText } from '../../health/catch-up';
 import type { RowDecorationChange, RowDecorator } from './row-decorator';
 
@@ -141,23 +141,24 @@ export class WatchTreeModel implements Disposable {
   /**
    * The row of `node` now. Remembers what an object row showed, so later updates refresh it only
    * when that changes. With `shows` (a resource row's filter), counts say how many it shows: "3 of 17 pods".
+   * `shownLabel`: a resource row's label as the view draws it (`pods ("web")`), which the count must fit beside.
    */
-  present(node: TreeNode, shows?: (obj: KubeObject) => boolean): NodePresentation {
+  present(node: TreeNode, shows?: (obj: KubeObject) => boolean, shownLabel?: string): NodePresentation {
     const now = this.clock.now();
     switch (node.kind) {
       case 'resource': {
         const entries = this.entriesOf(node);
         if (entries.length === 0) return presentMessage(node.label, 'idle');
         const count = entries.some((e) => e.informer) ? this.countOf(node, objectsUnder(node), this.previews.sizeOf(node.entryIds), shows && objectsUnder(node, shows)) : undefined;
-        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, catchingUp: this.catchingUpText(entries[0].id) });
-        return presentWatchGroup(node.label, entries, now, { count, catchingUp: (e) => this.catchingUpText(e.id) });
+        if (entries.length === 1) return presentWatch(node.label, entries[0], now, 'resource', { count, shownLabel, catchingUp: this.catchingUpText(entries[0].id) });
+        return presentWatchGroup(node.label, entries, now, { count, shownLabel, catchingUp: (e) => this.catchingUpText(e.id) });
       }
       case 'namespace': {
-        if (!node.watch && node.previewCount !== undefined && node.container.size === 0) return presentListingNamespace(node.namespace, this.countOf(node.parent, node.previewCount));
+        if (!node.watch && node.previewCount !== undefined && node.container.size === 0) return presentListingNamespace(node.namespace, this.countOf(node.parent, node.previewCount).words);
         const count = this.countOf(node.parent, node.container.size, node.watch ? this.previews.sizeOf([node.entryId]) : undefined, shows && matching(node.container, shows));
-        if (!node.watch) return presentNamespaceGroup(node.namespace, count);
+        if (!node.watch) return presentNamespaceGroup(node.namespace, count.words);
         const entry = this.currentEntry(node.entryId);
-        return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch', { count: entry.informer ? count : undefined, catchingUp: this.catchingUpText(entry.id) }) : presentNamespaceGroup(node.namespace, count);
+        return entry ? presentWatch(node.namespace, entry, now, 'namespace.watch', { count: entry.informer ? count.words : undefined, catchingUp: this.catchingUpText(entry.id) }) : presentNamespaceGroup(node.namespace, count.words);
       }
       case 'object': {
         const kind = this.printKindOf(node.entryId, node.object);
@@ -212,10 +213,10 @@ export class WatchTreeModel implements Disposable {
     return this.layout.kindOf(entryId, obj);
   }
 
-  /** "5 pods": a count of the objects of a resource node's type, in words; "5 pods so far" with a first list's preview of `listing`; "3 of 5 pods" with `matched`. */
-  private countOf(node: ResourceNode, n: number, listing?: number, matched?: number): string {
+  /** "5 pods": a count of the objects of a resource node's type, in words (and bare); "5 pods so far" with a first list's preview of `listing`; "3 of 5 pods" with `matched`. */
+  private countOf(node: ResourceNode, n: number, listing?: number, matched?: number): RowCount {
     const type = node.entryIds.map((id) => this.currentEntry(id)?.type).find((t) => t !== undefined);
-    return listing === undefined ? matchedCountText(matched, n, type, node.resource) : `${matchedCountText(matched, n + listing, type, node.resource)} so far`;
+    return listing === undefined ? rowCount(matched, n, type, node.resource) : rowCount(matched, n + listing, type, node.resource, true);
   }
 
   /** "catching up after 59 s away" while the entry has not confirmed since a resume that it is current. */

@@ -17,6 +17,7 @@ import { hoverText } from './support/hover';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const ROOTS = [...DEFAULT_WATCHED];
@@ -118,9 +119,7 @@ describe('Kube Watch columns in the browser (V11, V12, V15)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {

@@ -16,6 +16,7 @@ import { WorkbenchUi } from './pages';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const POD = 'web-7d9f8b6c4-2xkqp';
@@ -42,10 +43,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`x-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {
@@ -57,15 +55,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
   it('X03 Describe of a pod shows its events and follows a new event', async () => {
     await ui.tree.expand(['pods']);
     await ui.tree.expand(['pods', 'shop']);
-    const row = await ui.tree.waitForRow(['pods', 'shop', 'web…2xkqp']);
-    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    // The menu acts on mouse up over a hovered item; Enter on the focused one if the click was too early.
-    await item.hover();
-    await item.click();
-    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-    if (!closed) await bench.page.keyboard.press('Enter');
+    await ui.menu.run(['pods', 'shop', 'web…2xkqp'], 'Describe');
     await poll('the description tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`Pod\u2215${POD}`), { timeoutMs: 60_000 });
 
     const top = await ui.editor.waitForLines('the head of the description', 'start', (l) => field(l, 'Name') === POD, { timeoutMs: 60_000 });
@@ -109,14 +99,7 @@ describe('Describe in the browser (packaged .vsix in code-server, Chromium)', fu
     const sliceName = slice.metadata.name;
     await ui.tree.expand(['services']);
     await ui.tree.expand(['services', 'shop']);
-    const row = await ui.tree.waitForRow(['services', 'shop', 'web']);
-    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Describe$/ }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    await item.hover();
-    await item.click();
-    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-    if (!closed) await bench.page.keyboard.press('Enter');
+    await ui.menu.run(['services', 'shop', 'web'], 'Describe');
     await poll('the Service description tab', () => ui.editor.activeTabTitle(), (t) => t.includes('Service\u2215web'), { timeoutMs: 60_000 });
 
     // Two ready web Pods behind port 80: kubectl 1.33+'s Endpoints line from the slice, then the slice itself.

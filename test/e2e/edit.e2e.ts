@@ -32,6 +32,7 @@ import { EditDocument } from './pages/edit-document';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const NS = 'shop';
@@ -72,10 +73,7 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`a-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {
@@ -98,14 +96,7 @@ describe('Editing live objects in the browser (packaged .vsix in code-server, Ch
   it('U01 auto save does not apply to a live object: no "Failed to save", the buffer stays dirty, nothing written; the status bar says Save writes to the cluster', async () => {
     await ui.tree.expand(['configmaps']);
     await ui.tree.expand(['configmaps', NS]);
-    const row = await ui.tree.waitForRow(['configmaps', NS, CM]);
-    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Edit YAML$/ }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    await item.hover();
-    await item.click();
-    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-    if (!closed) await bench.page.keyboard.press('Enter');
+    await ui.menu.run(['configmaps', NS, CM], 'Edit YAML');
     await poll('the edit tab', () => ui.editor.activeTabTitle(), (t) => t.includes(`${CM}.yaml`), { timeoutMs: 60_000 });
     const start = await poll('the object without server fields', () => doc.text(), (l) => l.includes("  DB_POOL: '10'"), { timeoutMs: 60_000 });
     assert.ok(!start.some((l) => /resourceVersion|managedFields|uid:|creationTimestamp/.test(l)), `no server fields in\n${start.join('\n')}`);

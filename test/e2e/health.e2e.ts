@@ -12,6 +12,7 @@ import { WorkbenchUi, type WatchBand } from './pages';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 /** The band states of a watch that is down for a reason outside it (the tree's words: reconnecting, backing off, unreachable). */
@@ -39,10 +40,7 @@ describe('Watch Health panel in the browser (packaged .vsix in code-server, Chro
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`x-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {

@@ -22,6 +22,7 @@ import { podRowTitle } from './support/pod-title';
 import type { KubeObject } from '../../src/informer';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 /** The tree's root labels, in the order of the `kubeWatch.resources` default. */
@@ -88,13 +89,11 @@ describe('Kube Watch in the browser (packaged .vsix in code-server, Chromium)', 
 
   afterEach(async function () {
     const test = this.currentTest!;
+    await recordFailure(test, bench, cluster?.server);
     if (bench && endShot) {
       await shoot(endShot).catch((err: Error) => process.stderr.write(`screenshot ${endShot}: ${err.message}\n`));
     }
     results.push({ title: test.title, state: test.state ?? 'unknown', durationMs: test.duration ?? 0, screenshots: shots });
-    if (test.state === 'failed' && bench) {
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
   });
 
   after(async function () {

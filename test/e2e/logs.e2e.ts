@@ -17,6 +17,7 @@ import { LogTerminal } from './pages/log-terminal';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const POD = 'ledger-6d5f7c8b9-b7n2k';
@@ -79,10 +80,7 @@ describe('Follow Logs in the browser (packaged .vsix in code-server, Chromium)',
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`x-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {
@@ -145,15 +143,7 @@ describe('Follow Logs in the browser (packaged .vsix in code-server, Chromium)',
     assert.equal(cluster.openLogStreams, 0, 'no log stream before');
     await ui.tree.expand(['deployments.apps']);
     await ui.tree.expand(['deployments.apps', 'shop']);
-    const row = await ui.tree.waitForRow(['deployments.apps', 'shop', 'web']);
-    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: /^Follow Logs…$/ }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    // The menu acts on mouse up over a hovered item; Enter on the focused one if the click was too early.
-    await item.hover();
-    await item.click();
-    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-    if (!closed) await bench.page.keyboard.press('Enter');
+    await ui.menu.run(['deployments.apps', 'shop', 'web'], 'Follow Logs…');
     await poll('the log terminal', () => terminal.isOpen(), (open) => open, { timeoutMs: 30_000 });
     await terminal.maximize();
 

@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as path from 'node:path';
 import { SidebarTree, WorkbenchUi } from './pages';
+import { ActionUi } from './pages/actions';
 import { LogTerminal } from './pages/log-terminal';
 import { poll } from './support/poll';
 import { podRowTitle } from './support/pod-title';
@@ -19,6 +20,7 @@ import type { KubeObject } from '../../src/informer';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { replacePod } from '../../scripts/sandbox/pod-replacer';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const SHELL_POD = 'web-7d9f8b6c4-2xkqp';
@@ -42,6 +44,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   let cluster: SimulatedCluster;
   let bench: Workbench;
   let ui: WorkbenchUi;
+  let actions: ActionUi;
   let forwards: SidebarTree;
   let terminal: LogTerminal;
   const timers = new Set<NodeJS.Timeout>();
@@ -49,23 +52,14 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   const shoot = (name: string) => bench.screenshot(path.join(RESULTS, `${name}.png`));
 
   /** Right-click a tree row and run the context menu item `label`. */
-  async function contextMenu(rowPath: string[], label: RegExp): Promise<void> {
+  async function contextMenu(rowPath: string[], label: string): Promise<void> {
     for (let i = 1; i < rowPath.length; i++) await ui.tree.expand(rowPath.slice(0, i));
-    const row = await ui.tree.waitForRow(rowPath);
-    await ui.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    const item = bench.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: label }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    await item.hover();
-    await item.click();
-    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-    if (!closed) await bench.page.keyboard.press('Enter');
+    await ui.menu.run(rowPath, label);
   }
 
   /** Types into the open input box titled `title` and accepts it. */
   async function answer(title: string, text: string): Promise<void> {
-    await poll(`an input box "${title}"`, async () => ({ open: await ui.quickPick.isOpen(), title: await ui.quickPick.title() }), (s) => s.open && s.title === title, { timeoutMs: 20_000 });
-    await ui.quickPick.input.fill(text);
-    await bench.page.keyboard.press('Enter');
+    await actions.answerInput(text, title);
   }
 
   /**
@@ -90,6 +84,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
     cluster = await SimulatedCluster.start({ log: (m) => process.env.E2E_VERBOSE === '1' && process.stderr.write(`[cluster] ${m}\n`) });
     bench = await Workbench.start({ vsix: defaultVsixPath(), env: { KUBECONFIG: cluster.kubeconfigPath }, settings: { 'terminal.integrated.gpuAcceleration': 'off' } });
     ui = new WorkbenchUi(bench.page);
+    actions = new ActionUi(bench.page, ui.tree);
     forwards = new SidebarTree(bench.page, 'Port Forwards');
     terminal = new LogTerminal(bench.page);
     await ui.openKubeWatch();
@@ -98,10 +93,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`a-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {
@@ -112,7 +104,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   });
 
   it('A13 Port Forward… on the Service shop/web: the Port Forwards view shows it ready on a web pod, and the local port answers with that pod', async () => {
-    await contextMenu(['services', 'shop', 'web'], /^Port Forward…$/);
+    await contextMenu(['services', 'shop', 'web'], 'Port Forward…');
     await answer('Port Forward: web 80', '0');
     const row = await forwardRow('svc/web 80 → :', (d) => /^ready · pod web-7d9f8b6c4-\w+ · 0 open · 0 served/.test(d), 'ready');
     const port = portOf(row!.label);
@@ -124,7 +116,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
   });
 
   it('A14 the only pod of shop/api is killed during a request loop through a forward of the Deployment: every request after the switch is answered by the new pod', async () => {
-    await contextMenu(['deployments.apps', 'shop', 'api'], /^Port Forward…$/);
+    await contextMenu(['deployments.apps', 'shop', 'api'], 'Port Forward…');
     await ui.quickPick.waitForPicker('Port Forward: api');
     await ui.quickPick.pick('Another port…');
     await answer('Port Forward: api', '8080');
@@ -158,7 +150,7 @@ describe('Port-forwards and shells in the browser (packaged .vsix in code-server
 
   it('A15 Open Shell… on a pod: a terminal running sh in the pod; a typed command answers', async () => {
     // The tree titles a Pod without its generated parts (web…2xkqp).
-    await contextMenu(['pods', 'shop', podRowTitle(cluster.server.get('pods', 'shop', SHELL_POD) as KubeObject)], /^Open Shell…$/);
+    await contextMenu(['pods', 'shop', podRowTitle(cluster.server.get('pods', 'shop', SHELL_POD) as KubeObject)], 'Open Shell…');
     await poll('the shell terminal', () => terminal.isOpen(), (open) => open, { timeoutMs: 30_000 });
     await terminal.waitForRows('the header and a prompt', (rows) => rows.some((r) => r.includes(`sh in pod shop/${SHELL_POD}`)) && rows.some((r) => r.startsWith('$')), { timeoutMs: 60_000 });
     await bench.page.keyboard.type('echo hello-$((6*7)) from $(basename $PWD | cut -c1-14)\n');

@@ -21,6 +21,7 @@ import { poll } from './support/poll';
 import { extensionHost, processState } from './support/processes';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const ROOTS = [...DEFAULT_WATCHED];
@@ -127,10 +128,7 @@ describe('Kube Watch in the browser: time that never lies and the view (V16, V17
       process.kill(stoppedPid, 'SIGCONT');
       stoppedPid = undefined;
     }
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`x-failed-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {

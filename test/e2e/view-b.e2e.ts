@@ -21,6 +21,7 @@ import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import type { PolicyRule } from '../support/apiserver/access-policy';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const WATCHED = [...DEFAULT_WATCHED, 'secrets'];
@@ -71,10 +72,7 @@ describe('Kube Watch in the browser: scope from permissions, All resources, Find
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      await shoot(`FAILED-${this.currentTest.title.slice(0, 3)}`).catch(() => {});
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
   });
 
   after(async function () {

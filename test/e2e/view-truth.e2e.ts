@@ -19,6 +19,7 @@ import { KUBE_WATCH, WorkbenchUi } from './pages';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
+import { recordFailure } from './support/failure-record';
 
 const RESULTS = path.join(repoRoot, 'test-results', 'e2e');
 const ROOTS = [...DEFAULT_WATCHED];
@@ -74,10 +75,7 @@ describe('Kube Watch view truths in the browser (V02, V03, V06, V07, V08, V09, V
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed' && bench) {
-      process.stderr.write(`--- code-server and page output (last 60 lines) ---\n${bench.diagnostics.slice(-60).join('\n')}\n`);
-      await shoot(`FAILED-${this.currentTest.title.slice(0, 3)}`).catch(() => undefined);
-    }
+    await recordFailure(this.currentTest, bench, cluster?.server);
     await ui?.dismissOverlays();
   });
 

@@ -477,6 +477,39 @@ describe('tree view model', function () {
     assert.ok(gaps.every((g) => g >= 900), `at least 900 ms between refreshes: ${gaps.join(', ')}`);
   });
 
+  it('V01 a stale watch\'s retries wait for its stale tick: its rows re-render once a second, not again between two ticks', async () => {
+    // Each retry of a down watch changes its entry (connecting, failed again, the next retry).
+    // A refresh of its node then re-renders its whole subtree, the stale rows included, between
+    // two stale ticks: the browser showed a stale pod row re-rendered twice in some seconds, and
+    // VS Code closes a row's hover whenever the row re-renders.
+    const { server, manager, model, clock } = await setup({ resources: ['pods'], namespaces: [] }, (s) => {
+      s.create('pods', runningPod('a'));
+    });
+    const pods = root(model, 'pods');
+    render(model);
+    await server.goDown();
+    await until(() => manager.entries().every((e) => e.state.phase !== 'watching'), () => JSON.stringify(manager.entries().map((e) => e.state.phase)));
+    clock.advance(1500);
+    assert.ok(model.stalenessOf(pods.entryId as string), 'stale');
+    clock.advance(0); // what the outage's start asked for is drawn
+    let retries = 0;
+    const retrySub = manager.onDidChangeEntries((c) => (retries += c.changed.length));
+    const times: number[] = [];
+    const start = clock.now();
+    const sub = model.onDidChange(() => times.push(clock.now()));
+    // Between two stale ticks (the model's clock stands nearly still), the manager retries on its own clock.
+    for (let i = 0; i < 3; i++) {
+      const seen = retries;
+      await until(() => retries > seen, () => `a retry of the down watch (${retries} so far): ${JSON.stringify(manager.entries().map((e) => e.state))}`);
+      clock.advance(10);
+    }
+    assert.deepEqual(times.map((t) => t - start), [], 'no refresh between two stale ticks, whatever the retries');
+    clock.advance(1000);
+    retrySub.dispose();
+    sub.dispose();
+    assert.ok(times.length >= 1 && times.length <= 2, `the stale tick draws them: ${times.map((t) => t - start).join(', ')}`);
+  });
+
   it('leaves no timer or listener behind once disposed', async () => {
     const { server, model, clock, refreshes, manager } = await setup({ resources: ['configmaps'], namespaces: ['default'] });
     server.create('configmaps', { metadata: { name: 'late', namespace: 'default' } });

@@ -39,6 +39,16 @@ export class TreeTicks implements Disposable {
     this.scheduleStaleTick();
   }
 
+  /**
+   * True when the rows of `id` re-render on the stale tick anyway, within the second: its watch
+   * is stale and the tick is armed. A change of its state (a retry that failed again) is then
+   * drawn by that tick, not by a refresh of its own between two ticks: VS Code re-renders a
+   * refreshed node's whole subtree, and closes a row's hover whenever it re-renders (V01).
+   */
+  ticksWith(id: string): boolean {
+    return this.staleTimer !== undefined && this.places.has(id) && this.staleness.staleness(id, this.clock.now()) !== undefined;
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;

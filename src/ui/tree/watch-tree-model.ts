@@ -368,7 +368,8 @@ export class WatchTreeModel implements Disposable {
     if (!place || this.freeze.active) return;
     if (event.type === 'synced' && this.freeze.listed(entryId)) this.dropUnlisted(entryId);
     if (event.type === 'synced') this.refresh.markDirty(place.watchNode); // "listing…" becomes "no objects"
-    else if (STATS_EVENTS.has(event.type)) this.refresh.statsChanged(place.watchNode);
+    // (A stale watch's node is drawn by its stale tick, within the second: see entriesChanged.)
+    else if (STATS_EVENTS.has(event.type) && !this.ticks.ticksWith(entryId)) this.refresh.statsChanged(place.watchNode);
   }
 
   // ---- entries (rare: configuration, state) ----
@@ -376,13 +377,20 @@ export class WatchTreeModel implements Disposable {
   private entriesChanged(change: EntriesChange): void {
     if (this.freeze.active) return;
     this.sync();
+    let soon = change.added.length > 0 || change.removed.length > 0 || change.changed.length === 0;
     for (const id of change.changed) {
       const place = this.layout.places.get(id);
-      if (!place) continue;
+      if (!place) {
+        soon = true;
+        continue;
+      }
       this.refresh.mark(place.watchNode);
       if (place.watchNode !== place.node) this.refresh.mark(place.node);
+      // A stale watch's retries (reconnecting, connecting, failed again) wait for its stale tick,
+      // due within the second: refreshed now, its rows would re-render twice in that second.
+      if (!this.ticks.ticksWith(id)) soon = true;
     }
-    this.refresh.requestSoon();
+    if (soon) this.refresh.requestSoon();
   }
 
   /** The first list after a resume: the rows kept from before the pause that the list no longer has go. */

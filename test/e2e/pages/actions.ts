@@ -3,45 +3,42 @@
  * items, choosing one), the buttons of a modal dialog, the input box, the notifications and the
  * status bar's messages.
  */
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { poll, type PollOptions } from '../support/poll';
+import { ContextMenu } from './context-menu';
 import type { SidebarTree } from './sidebar-tree';
 
 export class ActionUi {
+  private readonly menu: ContextMenu;
+
   constructor(
     private readonly page: Page,
-    private readonly tree: SidebarTree,
-  ) {}
-
-  private get menu(): Locator {
-    return this.page.locator('.context-view .monaco-menu');
+    tree: SidebarTree,
+  ) {
+    this.menu = new ContextMenu(page, tree);
   }
 
-  /** Right-clicks the row at `path` and returns the labels of its context menu's items. */
+  /** Right-clicks the row at `path` (checked to be the row the menu opened on) and returns its menu's items. */
   async openMenu(path: readonly string[]): Promise<string[]> {
-    const row = await this.tree.waitForRow(path);
-    await this.tree.list.locator(`.monaco-list-row[data-index="${row.index}"]`).click({ button: 'right' });
-    await this.menu.first().waitFor({ state: 'visible', timeout: 30_000 });
-    return this.menuItems();
+    return this.menu.open(path);
+  }
+
+  /** Opens the row's menu until it offers every one of `labels` (write actions wait for access reviews); the menu stays open. */
+  async openMenuOffering(path: readonly string[], labels: readonly string[], opts?: PollOptions): Promise<string[]> {
+    return this.menu.openOffering(path, labels, opts);
   }
 
   async menuItems(): Promise<string[]> {
-    return this.menu.locator('.action-menu-item .action-label').evaluateAll((els) => els.map((e) => ((e as { innerText?: string }).innerText ?? '').replace(/\u00a0/g, ' ').trim()).filter((t) => t !== ''));
+    return this.menu.items();
   }
 
-  /** Chooses a context menu item (the menu acts on mouse up over a hovered item; Enter when the click came too early). */
+  /** Chooses an item of the open context menu (focused, then Enter: see ContextMenu.choose). */
   async choose(label: string): Promise<void> {
-    const item = this.page.locator('.context-view .monaco-menu .action-menu-item', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }).first();
-    await item.waitFor({ state: 'visible', timeout: 30_000 });
-    await item.hover();
-    await item.click();
-    const closed = await item.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-    if (!closed) await this.page.keyboard.press('Enter');
+    await this.menu.choose(label);
   }
 
   async closeMenu(): Promise<void> {
-    if (await this.menu.first().isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
-    await this.menu.first().waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+    await this.menu.close();
   }
 
   /** Clicks a button of the open modal dialog by its label. */
@@ -52,13 +49,45 @@ export class ActionUi {
     await this.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 20_000 });
   }
 
-  /** Types into the open input box (showInputBox) and accepts it. */
-  async answerInput(text: string): Promise<void> {
-    const input = this.page.locator('.quick-input-widget .quick-input-box input');
+  /**
+   * Types into the open input box (showInputBox; the one titled `title` when given) and accepts
+   * it. Enter is a keybinding of the quick input that holds only while the focus is in it, and the
+   * box may still be taking its initial value when it shows: so the text is typed until the box
+   * holds it with the focus in it (and no picker's list is on screen), then Enter, once (a second
+   * one could reach what follows). Done when the box is gone or another one took its place; a box
+   * that stays fails with what it showed (its value and validation message).
+   */
+  async answerInput(text: string, title?: string): Promise<void> {
+    const widget = this.page.locator('.quick-input-widget');
+    const input = widget.locator('.quick-input-box input');
+    const titleOf = async () => ((await widget.locator('.quick-input-title').textContent().catch(() => '')) ?? '').replace(/\u00a0/g, ' ').trim();
     await input.waitFor({ state: 'visible', timeout: 20_000 });
-    await input.fill(text);
+    let shown = '';
+    await poll(
+      `the input box${title ? ` "${title}"` : ''} to hold "${text}" with the focus in it`,
+      async () => {
+        if (!(await widget.isVisible())) return false;
+        shown = await titleOf();
+        if (title !== undefined && shown !== title) return false;
+        // An input box has no list: a picker before it (Copy kubectl Command…'s) may still be closing.
+        if (await widget.locator('.quick-input-list .monaco-list-row').first().isVisible()) return false;
+        if ((await input.inputValue()) !== text) await input.fill(text);
+        return input.evaluate((el, t) => (el as unknown as { value: string }).value === t && (el as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement === el, text);
+      },
+      (ready) => ready,
+      { timeoutMs: 20_000 },
+    );
     await this.page.keyboard.press('Enter');
-    await this.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 20_000 });
+    await poll(
+      `the input box "${shown}" holding "${text}" to close`,
+      async () => {
+        if (!(await widget.isVisible())) return { open: false, title: '', value: '', message: '' };
+        const message = ((await widget.locator('.quick-input-message').textContent().catch(() => '')) ?? '').trim();
+        return { open: true, title: await titleOf(), value: await input.inputValue().catch(() => ''), message };
+      },
+      (s) => !s.open || s.title !== shown,
+      { timeoutMs: 30_000 },
+    );
   }
 
   /** The messages of the notifications on screen. */

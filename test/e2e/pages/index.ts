@@ -1,6 +1,7 @@
 /** The page objects of the workbench, together, plus what the Kube Watch scenarios do with them. */
 import type { Page } from 'playwright-core';
 import { ActivityBar } from './activity-bar';
+import { ContextMenu } from './context-menu';
 import { Dialog } from './dialog';
 import { HealthPanel } from './health-panel';
 import { OutputPanel } from './output-panel';
@@ -9,7 +10,7 @@ import { SidebarTree } from './sidebar-tree';
 import { StatusBar } from './status-bar';
 import { TextEditor } from './text-editor';
 
-export { ActivityBar, Dialog, HealthPanel, OutputPanel, QuickPick, SidebarTree, StatusBar, TextEditor };
+export { ActivityBar, ContextMenu, Dialog, HealthPanel, OutputPanel, QuickPick, SidebarTree, StatusBar, TextEditor };
 export type { BandSpan, HealthView, WatchBand } from './health-panel';
 export type { TreeRow } from './sidebar-tree';
 export type { StatusItem } from './status-bar';
@@ -34,6 +35,8 @@ const SIDE_BAR_WIDTH = 500;
 export class WorkbenchUi {
   readonly activityBar: ActivityBar;
   readonly tree: SidebarTree;
+  /** The context menu of the tree's rows. */
+  readonly menu: ContextMenu;
   readonly statusBar: StatusBar;
   readonly quickPick: QuickPick;
   readonly output: OutputPanel;
@@ -44,6 +47,7 @@ export class WorkbenchUi {
   constructor(readonly page: Page) {
     this.activityBar = new ActivityBar(page);
     this.tree = new SidebarTree(page, KUBE_WATCH.view);
+    this.menu = new ContextMenu(page, this.tree);
     this.statusBar = new StatusBar(page);
     this.quickPick = new QuickPick(page);
     this.output = new OutputPanel(page, this.quickPick);

@@ -88,11 +88,25 @@ export class QuickPick {
     await poll(`a picker "${title}"`, async () => ({ open: await this.isOpen(), title: await this.title(), placeholder: await this.placeholder() }), (s) => s.open && (s.title === title || s.placeholder === title), { timeoutMs: 20_000 });
   }
 
-  /** Accepts the item whose label is exactly `label`. */
+  /**
+   * Accepts the item whose label is exactly `label` (one click), and waits until the picker is
+   * gone or another one took its place (another title, placeholder, or no such item), so that a click the picker did not take fails here, by
+   * name, not later as something else that never came. Never clicked twice: a picker the
+   * extension closes itself is still open while it hears of the accept, and a second click would
+   * be a second accept.
+   */
   async pick(label: string): Promise<void> {
     const row = this.widget.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name').getByText(label, { exact: true }) }).first();
     await row.waitFor({ state: 'visible', timeout: 15_000 });
+    const title = await this.title();
+    const placeholder = await this.placeholder();
     await row.click();
+    await poll(
+      `the picker "${title || placeholder}" to take "${label}"`,
+      async () => ({ open: await this.isOpen(), title: await this.title(), placeholder: await this.placeholder(), items: (await this.items()).map((i) => i.label) }),
+      (s) => !s.open || s.title !== title || s.placeholder !== placeholder || !s.items.includes(label),
+      { timeoutMs: 30_000 },
+    );
   }
 
   async close(): Promise<void> {

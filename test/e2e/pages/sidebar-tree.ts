@@ -171,6 +171,13 @@ export class SidebarTree {
     if (row.expanded === true) await this.clickUntil(path, row, (r) => r.expanded === false);
   }
 
+  /** The path of the focused row (the one a context menu was opened on), if one is focused and rendered. */
+  async focusedPath(): Promise<string[] | undefined> {
+    const focused = await this.list.locator('.monaco-list-row.focused').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-index'))));
+    if (focused.length !== 1) return undefined;
+    return (await this.rows()).find((r) => r.index === focused[0])?.path;
+  }
+
   /** Collapses every root (the view's own "Collapse All" would do the same, when the view shows it). */
   async collapseAll(): Promise<void> {
     for (const root of (await this.rows()).filter((r) => r.level === 1)) if (root.expanded) await this.collapse(root.path);

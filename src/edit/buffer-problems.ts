@@ -1,5 +1,5 @@
 import { load } from 'js-yaml';
-import { EXACT_YAML_SCHEMA } from './exact-yaml';
+import { EXACT_LOAD_SCHEMA } from './exact-yaml';
 import type { KubeObject } from '../informer';
 import { SECRET_MASK } from './editable-object';
 import { pathText, type FieldPath } from './field-path';
@@ -48,7 +48,7 @@ export function identityOf(base: KubeObject, kind: string, apiVersion: string): 
 export function parseBuffer(text: string, identity: EditedIdentity, secret: { revealed: boolean; base?: KubeObject; binaryKeys?: readonly string[] } = { revealed: true }): ParsedBuffer {
   const syntax = yamlSyntaxProblem(text);
   if (syntax) return { problems: [{ message: syntax.message, range: syntax.range }] };
-  const parsed: unknown = load(text, { schema: EXACT_YAML_SCHEMA });
+  const parsed: unknown = load(text, { schema: EXACT_LOAD_SCHEMA });
   const locations = yamlLocations(text);
   if (!isMap(parsed)) return { problems: [{ message: `The document must be one ${identity.kind} object (a YAML map), as it was opened.`, range: locations.rangeFor([]) }] };
   const problems: BufferProblem[] = [];

@@ -1,5 +1,5 @@
 import { dump } from 'js-yaml';
-import { EXACT_YAML_SCHEMA } from './exact-yaml';
+import { EXACT_DUMP_SCHEMA } from './exact-yaml';
 import type { KubeObject } from '../informer';
 import type { FieldPath } from './field-path';
 
@@ -102,7 +102,7 @@ export function editableText(obj: KubeObject, options: EditableOptions): Editabl
     const annotations = (shown.metadata as Record<string, unknown>).annotations;
     if (!options.revealSecrets && isMap(annotations) && LAST_APPLIED_ANNOTATION in annotations) annotations[LAST_APPLIED_ANNOTATION] = SECRET_MASK;
   }
-  return { text: dump(shown, { schema: EXACT_YAML_SCHEMA, noRefs: true, lineWidth: -1, skipInvalid: true }), binaryKeys };
+  return { text: dump(shown, { schema: EXACT_DUMP_SCHEMA, noRefs: true, lineWidth: -1, skipInvalid: true }), binaryKeys };
 }
 
 /**

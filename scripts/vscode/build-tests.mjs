@@ -18,14 +18,15 @@ const entryPoints = fs
   .filter((file) => file === 'index.ts' || file.endsWith('.vscode-test.ts'))
   .map((file) => path.join(suite, file));
 
-/** Replaces `import.meta.dirname` in TypeScript sources with the file's own folder, as a string. */
+/** Replaces `import.meta.dirname` and `import.meta.filename` in TypeScript sources with the file's own folder and path, as strings. */
 const importMetaDirname = {
   name: 'import-meta-dirname',
   setup(build) {
     build.onLoad({ filter: /\.ts$/ }, async (args) => {
       const text = await fs.promises.readFile(args.path, 'utf8');
-      if (!text.includes('import.meta.dirname')) return undefined;
-      return { contents: text.replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path))), loader: 'ts' };
+      if (!text.includes('import.meta.dirname') && !text.includes('import.meta.filename')) return undefined;
+      const contents = text.replaceAll('import.meta.dirname', JSON.stringify(path.dirname(args.path))).replaceAll('import.meta.filename', JSON.stringify(args.path));
+      return { contents, loader: 'ts' };
     });
   },
 };

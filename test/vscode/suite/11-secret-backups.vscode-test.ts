@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { REVEAL_NEEDS_SAVED_BUFFER } from '../../../src/edit';
 import { EDIT_COMMANDS, type EditValueResult } from '../../../src/vscode/edit';
 import { closeAllEditors, describeEntries, entryOf, fixture, registerTeardown, settled, until, type Fixture } from '../support/fixture';
 
@@ -33,6 +34,26 @@ describe('edit: revealed Secret values and VS Code backups', () => {
   const VALUE = 'w12-value-8d2f61';
   const CANARY = 'w12-control-5c0e93';
   const NEW_VALUE = 'w12-new-value-3a7c40';
+  /**
+   * Runs `fn` with VS Code's warnings answered (the modal confirmation with `answer`), through the
+   * API object the extension shares with its tests (a test cannot click a modal dialog); returns
+   * the warnings shown, `modal:` before a modal one's.
+   */
+  const answeringWarnings = async (answer: string, fn: () => Thenable<unknown>): Promise<string[]> => {
+    const window = vscode.window as { showWarningMessage: unknown };
+    const original = window.showWarningMessage;
+    const shown: string[] = [];
+    window.showWarningMessage = (message: string, options?: { modal?: boolean }) => {
+      shown.push(`${options?.modal ? 'modal: ' : ''}${message}`);
+      return Promise.resolve(options?.modal ? answer : undefined);
+    };
+    try {
+      await fn();
+    } finally {
+      window.showWarningMessage = original;
+    }
+    return shown;
+  };
   const openSecret = async () => {
     const entry = entryOf(fx.api, 'secrets');
     await vscode.commands.executeCommand(EDIT_COMMANDS.editObject, { kind: 'object', entryId: entry.id, namespace: 'default', name: SECRET });
@@ -68,8 +89,8 @@ describe('edit: revealed Secret values and VS Code backups', () => {
     typed.insert(doc.uri, new vscode.Position(doc.lineCount, 0), 'immutable: false\n');
     assert.ok(await vscode.workspace.applyEdit(typed));
     assert.equal(doc.isDirty, true);
-    // Refused before the modal confirmation (which a test cannot click): the command returns.
-    await vscode.commands.executeCommand(EDIT_COMMANDS.revealSecretValues, doc.uri);
+    const shown = await answeringWarnings('Reveal', () => vscode.commands.executeCommand(EDIT_COMMANDS.revealSecretValues, doc.uri));
+    assert.deepEqual(shown, [REVEAL_NEEDS_SAVED_BUFFER], 'refused in words, before any confirmation');
     assert.equal(edit.session.revealed, false);
     assert.ok(!doc.getText().includes(VALUE));
     await vscode.commands.executeCommand('workbench.action.files.revert');
@@ -82,10 +103,11 @@ describe('edit: revealed Secret values and VS Code backups', () => {
     assert.ok(userData, 'run.ts names the user data dir');
     const doc = await openSecret();
     const edit = fx.api.editing.edits().find((e) => e.ref.name === SECRET)!;
-    // The modal confirmation cannot be clicked here: reveal as the command does after it.
-    edit.session.setRevealed(true);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    // Confirmed, the document is read again: its text and its permissions.
+    const asked = await answeringWarnings('Reveal', () => vscode.commands.executeCommand(EDIT_COMMANDS.revealSecretValues, doc.uri));
+    assert.deepEqual(asked, [`modal: Reveal the values of Secret "${SECRET}"?`]);
     await until(() => doc.getText().includes(`password: ${VALUE}`), () => doc.getText());
+    assert.equal(edit.session.revealed, true);
     assert.equal(doc.isDirty, false);
     // Read-only (the stat's Readonly permission, read again with the text): the editor takes no
     // typing, and even an edit through the API leaves the document clean (VS Code never marks a

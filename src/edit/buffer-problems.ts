@@ -9,8 +9,8 @@ import { yamlLocations, yamlSyntaxProblem, type TextRange } from './yaml-locatio
  * What keeps an edited buffer from being sent: nothing that fails here reaches the server.
  * YAML that does not parse, a document that is not one object, an object that is another one
  * (apiVersion, kind, name or namespace changed: an edit changes one object, it neither renames
- * nor moves it), and a Secret value changed while masked (values are edited after Reveal Secret
- * Values only). Each problem is placed on the line it is about.
+ * nor moves it), and a Secret value changed while masked (a value is changed after Reveal Secret
+ * Values, through Edit value…, never in the buffer: W12). Each problem is placed on the line it is about.
  */
 
 export interface BufferProblem {
@@ -81,9 +81,9 @@ function secretProblems(parsed: Record<string, unknown>, locations: ReturnType<t
     for (const [k, v] of Object.entries(values)) {
       const path = [field, k];
       if (!secret.revealed && v !== SECRET_MASK) {
-        out.push({ message: `${pathText(path)}: Secret values are masked here. Run Reveal Secret Values to edit them as text (they are encoded back when saved).`, range: locations.rangeFor(path), path });
+        out.push({ message: `${pathText(path)}: Secret values are masked here. Reveal Secret Values, then Edit value… above the key writes a new one to the cluster (values are never typed into this buffer, which VS Code backs up to disk).`, range: locations.rangeFor(path), path });
       } else if (!secret.revealed && field === 'data' && !(k in baseData)) {
-        out.push({ message: `${pathText(path)}: a new value needs Reveal Secret Values first (the mask is not a value).`, range: locations.rangeFor(path), path });
+        out.push({ message: `${pathText(path)}: the mask is not a value. Add a key with Reveal Secret Values, then Edit value… (New key…).`, range: locations.rangeFor(path), path });
       } else if (secret.revealed && field === 'data' && secret.binaryKeys?.includes(k) && (typeof v !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(v) || v.length % 4 !== 0)) {
         out.push({ message: `${pathText(path)}: this value is binary and stays base64; this is not valid base64.`, range: locations.rangeFor(path), path });
       }

@@ -9,6 +9,7 @@ import { pathText, type FieldPath } from './field-path';
 import { objectToCreate, saveRequest } from './merge-patch';
 import { OriginRefused } from './origin-refused';
 import { refusalOf, type Refusal } from './refusal';
+import { withSecretValue } from './secret-value';
 import { changedBy, serverChange, type ServerChange } from './server-change';
 import { changedPaths, sameValue, threeWayMerge, type MergeConflict } from './three-way-merge';
 import { deletedRefusal, newObjectRefusal, wrongClusterRefusal } from './write-refusals';
@@ -229,6 +230,21 @@ export class EditSession {
   async save(text: string, signal: AbortSignal): Promise<SaveOutcome> {
     const ours = this.objectOf(text);
     if ('problems' in ours) return { kind: 'problems', problems: ours.problems };
+    return this.saveObject(ours.object, text, signal);
+  }
+
+  /**
+   * Saves `base` with one Secret value changed (`data[key]` to `base64`), as a save of the buffer
+   * would (W12: a revealed value is changed this way, never in an unsaved buffer).
+   */
+  async saveValue(key: string, base64: string, signal: AbortSignal): Promise<SaveOutcome> {
+    const object = withSecretValue(this.baseObject, key, base64);
+    return this.saveObject(object, this.renderObject(object), signal);
+  }
+
+  /** Saves `object`, which `text` shows (see the class comment). */
+  private async saveObject(object: KubeObject, text: string, signal: AbortSignal): Promise<SaveOutcome> {
+    const ours = { object };
     const unsendable = this.unsendable();
     if (unsendable) return { kind: 'refused', refusal: unsendable };
     if (sameValue(strip(ours.object), strip(this.baseObject)) && this.liveObject?.metadata.resourceVersion === this.baseObject.metadata.resourceVersion) {

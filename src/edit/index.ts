@@ -15,6 +15,7 @@ export * from './keyed-path';
 export * from './merge-patch';
 export * from './origin-refused';
 export * from './refusal';
+export * from './secret-value';
 export * from './server-change';
 export * from './three-way-merge';
 export * from './write-refusals';

@@ -166,6 +166,36 @@ describe('edit: saving an edit through the transport (local API server)', () => 
     assert.deepEqual(liveOf('db', 'secrets').data, { password: Buffer.from('correct horse').toString('base64'), cert: binary });
   });
 
+  it('W12 one revealed Secret value saved on its own: a merge patch of that value only, pinned to the version it stood on; the server changing another value merges, the same value is a conflict and nothing is written', async () => {
+    const b64 = (v: string) => Buffer.from(v).toString('base64');
+    server.create('secrets', { metadata: { name: 'db', namespace: 'shop', labels: { app: 'db' } }, type: 'Opaque', data: { password: b64('hunter2'), user: b64('app') } });
+    const session = open(SECRETS, 'db');
+    session.setRevealed(true);
+    session.render();
+    const startedAt = session.base.metadata.resourceVersion;
+    const out = await session.saveValue('password', b64('correct horse'), signal());
+    assert.equal(out.kind, 'saved');
+    assert.deepEqual(liveOf('db', 'secrets').data, { password: b64('correct horse'), user: b64('app') });
+    assert.deepEqual(liveOf('db', 'secrets').metadata.labels, { app: 'db' });
+    assert.deepEqual(pin.sent.map((r) => JSON.parse(r.body ?? '')), [{ data: { password: b64('correct horse') }, metadata: { resourceVersion: startedAt, uid: liveOf('db', 'secrets').metadata.uid } }]);
+    assert.equal(session.base.metadata.resourceVersion, liveOf('db', 'secrets').metadata.resourceVersion, 'the saved version is the new base');
+
+    const other = liveOf('db', 'secrets');
+    server.update('secrets', { ...other, data: { ...(other.data as object), user: b64('admin') } });
+    session.noteLive(liveOf('db', 'secrets'));
+    assert.equal((await session.saveValue('password', b64('third'), signal())).kind, 'saved');
+    assert.deepEqual(liveOf('db', 'secrets').data, { password: b64('third'), user: b64('admin') });
+
+    const same = liveOf('db', 'secrets');
+    server.update('secrets', { ...same, data: { ...(same.data as object), password: b64('rotated') } });
+    session.noteLive(liveOf('db', 'secrets'));
+    const writes = pin.sent.length;
+    const clash = await session.saveValue('password', b64('mine'), signal());
+    assert.equal(clash.kind, 'conflict');
+    assert.equal(pin.sent.length, writes, 'nothing written');
+    assert.equal((liveOf('db', 'secrets').data as Record<string, string>).password, b64('rotated'));
+  });
+
   it('server-side apply: a dry run shows what would change and stores nothing; a conflict names the manager and the field; force takes it', async () => {
     const cm = liveOf('web');
     server.update('configmaps', { ...cm, data: { ...cm.data as object, REVISION: '2' } }, { manager: 'config-reloader' });

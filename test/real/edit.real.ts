@@ -111,7 +111,7 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
       assert.deepEqual((await p.admin.get(cmPath(ns, 'web'))).data, { LOG_LEVEL: 'info', REVISION: '3' });
     });
 
-    it(`[real] ${label}: a 422 lands on the buffer's lines (a Deployment's replicas and image, an immutable selector said as such); a Secret's values edited as text go back as base64`, async () => {
+    it(`[real] ${label}: a 422 lands on the buffer's lines (a Deployment's replicas and image, an immutable selector said as such); a Secret's values edited as text go back as base64, and so does one revealed value saved on its own (Edit value…)`, async () => {
       const p = plane();
       const ns = await p.setup.namespace();
       await p.admin.post(`/apis/apps/v1/namespaces/${ns}/deployments`, {
@@ -141,6 +141,10 @@ describe('[real] edit live (kube-apiserver 1.34, RBAC)', function () {
       const saved = await secret.save(secret.render().replace('password: hunter2', 'password: correct horse'), signal());
       assert.equal(saved.kind, 'saved', JSON.stringify(saved));
       assert.equal(((await p.admin.get(`/api/v1/namespaces/${ns}/secrets/db`)).data as Record<string, string>).password, Buffer.from('correct horse').toString('base64'));
+      // W12: a revealed value is changed on its own (Edit value…), never in the buffer; a new key the same way.
+      assert.equal((await secret.saveValue('password', Buffer.from('battery staple').toString('base64'), signal())).kind, 'saved');
+      assert.equal((await secret.saveValue('token', Buffer.from('t0k3n').toString('base64'), signal())).kind, 'saved');
+      assert.deepEqual((await p.admin.get(`/api/v1/namespaces/${ns}/secrets/db`)).data, { password: Buffer.from('battery staple').toString('base64'), token: Buffer.from('t0k3n').toString('base64') });
     });
 
     it(`[real] ${label}: a user who may read but not write: the save is refused in words (403), nothing written, the edit kept`, async () => {

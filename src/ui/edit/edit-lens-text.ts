@@ -8,7 +8,7 @@ import type { FieldPath } from '../../edit';
  */
 
 /** What one lens does when clicked; none: plain text. */
-export type EditLensAction = 'showChanges' | 'rebase' | 'applyServerSide' | 'reveal' | 'save';
+export type EditLensAction = 'showChanges' | 'rebase' | 'applyServerSide' | 'reveal' | 'hide' | 'save';
 
 export interface EditLens {
   title: string;
@@ -72,9 +72,13 @@ export function editLenses(state: EditLensState): EditLens[] {
   }
   if (state.mode === 'update') out.push({ title: '$(cloud-upload) Apply server-side…', action: 'applyServerSide', tooltip: 'Server-side apply with the field manager kube-watch: a dry-run diff first, conflicts explained' });
   if (state.secret) {
-    if (!state.secret.revealed) out.push({ title: '$(eye-closed) Values masked: Reveal Secret Values to edit them', action: 'reveal' });
-    else if (state.secret.binaryKeys.length > 0) out.push({ title: `$(eye) Values as text; ${state.secret.binaryKeys.join(', ')} stay${state.secret.binaryKeys.length === 1 ? 's' : ''} base64 (not text)` });
-    else out.push({ title: '$(eye) Values as text: they are encoded back when saved' });
+    // Revealed values are never typed into the buffer (W12: VS Code backs up unsaved buffers to disk): read-only while they show.
+    if (!state.secret.revealed) out.push({ title: '$(eye-closed) Values masked: Reveal Secret Values to change them', action: 'reveal', tooltip: 'Add or remove keys by typing the YAML here (a new value under stringData:)' });
+    else {
+      const binary = state.secret.binaryKeys.length > 0 ? `; ${state.secret.binaryKeys.join(', ')} stay${state.secret.binaryKeys.length === 1 ? 's' : ''} base64 (not text)` : '';
+      out.push({ title: `$(eye) Values as text, read-only: Edit value… writes one to the cluster${binary}`, tooltip: 'Revealed values never go into an unsaved buffer, so never into VS Code’s backups on disk' });
+      out.push({ title: '$(eye-closed) Hide Secret Values (to add or remove keys)', action: 'hide', tooltip: 'Masks the values again and makes the document editable' });
+    }
   }
   return out;
 }

@@ -13,6 +13,8 @@ export const EDIT_COMMANDS = {
   showServerChanges: 'kubeWatch.showServerChanges',
   rebase: 'kubeWatch.rebaseEdit',
   revealSecretValues: 'kubeWatch.revealEditedSecretValues',
+  hideSecretValues: 'kubeWatch.hideEditedSecretValues',
+  editSecretValue: 'kubeWatch.editSecretValue',
   saveAsNewObject: 'kubeWatch.saveAsNewObject',
   completeMerge: 'kubeWatch.completeMerge',
 } as const;
@@ -31,7 +33,8 @@ function refOf(arg: unknown): ObjectRef | undefined {
 
 /**
  * The commands of editing: Edit (from a row, the palette or a live YAML's title bar), Apply
- * Server-Side…, Show Changes on the Server, Rebase My Edit, and Reveal Secret Values in an edit.
+ * Server-Side…, Show Changes on the Server, Rebase My Edit, Save As New Object…, Complete Merge
+ * (a Secret's values: secret-values.ts).
  */
 export function registerEditCommands(edits: EditDocuments, saver: EditSaver, diagnostics: EditDiagnostics, snapshots: Snapshots): vscode.Disposable {
   const editOf = async (arg: unknown): Promise<{ edit: OpenEdit; doc: vscode.TextDocument } | undefined> => {
@@ -78,6 +81,11 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     const found = await editOf(arg);
     if (!found) return;
     const { edit, doc } = found;
+    if (edit.session.revealed) {
+      // Read-only and clean while values show (W12): it follows the server already, and a rebase would type them into the buffer.
+      void vscode.window.showInformationMessage('While Secret values are revealed the document follows the server: there is no edit to rebase.');
+      return;
+    }
     const text = doc.getText();
     const r = edit.session.rebase(text);
     if ('problems' in r) {
@@ -97,33 +105,6 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     edit.session.adopt(live);
     edits.changed(edit);
     vscode.window.setStatusBarMessage(`$(check) Rebased onto rv ${live.metadata.resourceVersion ?? '?'}${r.fields.length > 0 ? ` (the server changed ${fieldList(r.fields, 3)})` : ''}: save to write it`, 8000);
-  };
-
-  const reveal = async (arg?: unknown) => {
-    const found = await editOf(arg);
-    if (!found) return;
-    const { edit, doc } = found;
-    if (!edit.session.isSecret) {
-      void vscode.window.showInformationMessage('This document does not edit a Secret: nothing is masked.');
-      return;
-    }
-    if (edit.session.revealed) return;
-    const answer = await vscode.window.showWarningMessage(
-      `Reveal the values of Secret "${edit.ref.name}" to edit them?`,
-      { modal: true, detail: 'They show as text in this editor until it is closed, and are encoded back (base64) when saved.' },
-      'Reveal',
-    );
-    if (answer !== 'Reveal') return;
-    const current = edit.session.objectOf(doc.getText());
-    edit.session.setRevealed(true);
-    if (!doc.isDirty || 'problems' in current) {
-      edits.refreshIfClean(edit);
-    } else {
-      const change = new vscode.WorkspaceEdit();
-      change.replace(doc.uri, new vscode.Range(0, 0, doc.lineCount, 0), edit.session.renderObject(current.object));
-      await vscode.workspace.applyEdit(change);
-    }
-    edits.changed(edit);
   };
 
   /** Save As New Object…: after a modal confirmation, creates the object from the buffer (the one way an edit re-creates a deleted object, W03). */
@@ -193,7 +174,6 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
     vscode.commands.registerCommand(EDIT_COMMANDS.applyServerSide, guard(apply)),
     vscode.commands.registerCommand(EDIT_COMMANDS.showServerChanges, guard(showChanges)),
     vscode.commands.registerCommand(EDIT_COMMANDS.rebase, guard(rebase)),
-    vscode.commands.registerCommand(EDIT_COMMANDS.revealSecretValues, guard(reveal)),
     vscode.commands.registerCommand(EDIT_COMMANDS.saveAsNewObject, guard(saveAsNew)),
     vscode.commands.registerCommand(EDIT_COMMANDS.completeMerge, guard(completeMerge)),
   );

@@ -14,7 +14,8 @@ import { isMergeUri } from './edit-uri';
  *   (auto-save-notice.ts), and one that happens anyway never writes;
  * - the file's mtime moves only to make a clean document follow the server: a dirty one is
  *   never reloaded under the user;
- * - a `.merge.yaml` file is the scratch result of the merge editor.
+ * - a `.merge.yaml` file is the scratch result of the merge editor;
+ * - the file is read-only while a Secret's values are revealed (secret-values.ts, W12).
  * Nothing else (directories, delete, rename) exists.
  */
 export class EditFileSystem implements vscode.FileSystemProvider {
@@ -36,7 +37,9 @@ export class EditFileSystem implements vscode.FileSystemProvider {
     const edit = await this.edits.open(uri);
     if (isMergeUri(uri)) return { type: vscode.FileType.File, ctime: 0, mtime: edit.mtime, size: Buffer.byteLength(edit.merge?.text ?? '') };
     if (edit.size === 0) edit.size = Buffer.byteLength(edit.session.render());
-    return { type: vscode.FileType.File, ctime: 0, mtime: edit.mtime, size: edit.size };
+    // Read-only while a Secret's values show, so the buffer never holds them unsaved (W12: VS Code backs up unsaved buffers to disk).
+    const permissions = edit.session.revealed ? vscode.FilePermission.Readonly : undefined;
+    return { type: vscode.FileType.File, ctime: 0, mtime: edit.mtime, size: edit.size, ...(permissions ? { permissions } : {}) };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {

@@ -14,6 +14,7 @@ const COMMAND_OF: Record<EditLensAction, string> = {
   rebase: EDIT_COMMANDS.rebase,
   applyServerSide: EDIT_COMMANDS.applyServerSide,
   reveal: EDIT_COMMANDS.revealSecretValues,
+  hide: EDIT_COMMANDS.hideSecretValues,
   save: 'workbench.action.files.save',
 };
 

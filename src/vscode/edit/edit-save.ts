@@ -200,7 +200,7 @@ export class EditSaver {
   }
 
   /** A write landed at `object`'s resourceVersion: the lens waits for the watch to deliver it. */
-  private noteSaved(edit: OpenEdit, object: KubeObject): void {
+  noteSaved(edit: OpenEdit, object: KubeObject): void {
     const rv = object.metadata.resourceVersion ?? '';
     const seen = edit.watchRv;
     // The watch may have delivered it before the write's answer came back.

@@ -12,12 +12,14 @@ import { EditFileSystem } from './edit-file-system';
 import { registerEditLenses } from './edit-lenses';
 import { registerLettingGo } from './edit-letting-go';
 import { EditSaver } from './edit-save';
+import { registerSecretValues } from './secret-values';
 import { SNAPSHOT_SCHEME, Snapshots } from './edit-uri';
 import { followServerDuringMerge } from './merge-editor';
 import { EDIT_SCHEME, setEditRefResolver, type ObjectRef } from '../object-documents';
 import { onDidChangeSettings } from '../settings';
 
 export { EDIT_COMMANDS } from './edit-commands';
+export type { EditValueResult } from './secret-values';
 export type { EditSource, OpenEdit } from './edit-documents';
 
 /** `kubeWatch.edit.*`. */
@@ -97,6 +99,7 @@ export function registerEditing(
     vscode.workspace.registerTextDocumentContentProvider(SNAPSHOT_SCHEME, snapshots),
     lenses,
     registerEditCommands(edits, saver, diagnostics, snapshots),
+    registerSecretValues(edits, saver),
     registerAutoSaveNotice(edits),
     edits.onDidChangeState((edit) => {
       if (followServerDuringMerge(edit, snapshots)) edits.changed(edit);

@@ -78,6 +78,18 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     await poll(`the view showing ${context}`, () => ui.tree.message(), (m) => m === `Showing ${context} · all namespaces`, { timeoutMs: 120_000 });
     await ui.statusBar.waitForKubeWatch(`${WATCHED.length}/${WATCHED.length} on ${context}`, (s) => s.text === `${WATCHED.length}/${WATCHED.length}` && !s.spinning, { timeoutMs: 120_000 });
   };
+  /** Waits until the toast whose text matches has stopped moving (it slides in), for a screenshot that shows it. */
+  const toastSettled = async (match: RegExp) => {
+    const toast = bench.page.locator('.notifications-toasts .notification-toast', { hasText: match }).first();
+    let last = '';
+    await poll('the notification in place', async () => {
+      const box = await toast.boundingBox();
+      const now = box ? `${Math.round(box.x)},${Math.round(box.y)}` : '';
+      const settled = now !== '' && now === last;
+      last = now;
+      return settled;
+    }, (s) => s, { timeoutMs: 20_000 }).catch(() => undefined);
+  };
   /** Opens the row's Edit YAML and waits for the document to show `line`. */
   const openEdit = async (rowPath: string[], tab: string, line: string) => {
     await ui.tree.expand([rowPath[0]]);
@@ -204,14 +216,32 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     await doc.save();
     await waitForNotification('the save refused as an overlap', /Failed to save 'Deployment∕web\.yaml': .*overlap .*nothing was written/);
     await poll('the merge editor', () => ui.editor.activeTabTitle(), (t) => /^Merging: Deployment∕web\.yaml/.test(t), { timeoutMs: 60_000 });
-    await bench.page.locator('.merge-editor').first().waitFor({ state: 'visible', timeout: 30_000 });
+    const merge = bench.page.locator('.merge-editor').first();
+    await merge.waitFor({ state: 'visible', timeout: 30_000 });
+    // The list is one conflict the person decides: never merged line by line into ENV_B twice.
+    await poll('one conflict in the merge editor', () => merge.innerText(), (t) => /\b1 Conflicts? Remaining/.test(t), { timeoutMs: 30_000 });
     assert.deepEqual(writes(staging, mark), [], 'nothing written');
     assert.deepEqual(envOf(staging).map((e) => e.name), ['ENV_A', 'ENV_C', 'ENV_B'], 'the server’s order stands');
     await shoot('w05-merge-editor');
     await clearNotifications();
+
+    // The person keeps their order: accepted from the left, the merge completed, then saved.
+    await ui.quickPick.runCommand('Merge Editor: Accept All Incoming Changes from Left');
+    await poll('no conflict left', () => merge.innerText(), (t) => /\b(0|No) Conflicts? Remaining/.test(t) || /No Remaining Conflicts/.test(t), { timeoutMs: 30_000 }).catch(() => undefined);
+    await ui.quickPick.runCommand('Merge Editor: Complete Merge');
+    await waitForNotification('the merge handed to the edit', /The merge is in Deployment∕web\.yaml, on top of rv \d+: save it to write it to the cluster\./);
+    assert.deepEqual(writes(staging, mark), [], 'still nothing written: the person saves');
+    const merged = await poll('the merged list in the edit', async () => {
+      await ui.editor.activeTabTitle().then((t) => (t.startsWith(tab) ? undefined : bench.page.locator(`.monaco-workbench .part.editor .tab[aria-label="${tab}"]`).first().click()));
+      return (await doc.text()).join('\n');
+    }, (t) => t.includes('ENV_B') && !t.includes('Merging'), { timeoutMs: 30_000 });
+    assert.equal(merged.split('ENV_B').length - 1, 1, `ENV_B once in\n${merged}`);
+    await doc.save();
+    await poll('the person’s order on the server', async () => envOf(staging).map((e) => e.name).join(','), (o) => o === 'ENV_B,ENV_A,ENV_C', { timeoutMs: 60_000 });
+    assert.deepEqual(envOf(staging), [ENV[1], ENV[0], ENV[2]], 'each variable once, with its value');
+    await poll('the edit saved', () => doc.isDirty(), (d) => !d, { timeoutMs: 30_000 });
+    await clearNotifications();
     await ui.quickPick.runCommand('View: Close Editor');
-    await poll('the edit tab again', () => ui.editor.activeTabTitle(), (t) => t.startsWith(tab), { timeoutMs: 30_000 }).catch(() => undefined);
-    if ((await ui.editor.activeTabTitle()).startsWith(tab)) await closeWithoutSaving();
   });
 
   it('W01 the current context rewritten to prod while staging’s ConfigMap is edited: Save is refused naming both contexts, nothing reaches prod, the edit is kept', async () => {
@@ -239,6 +269,7 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     assert.equal((staging.server.get('configmaps', NS, 'web')!.data as Record<string, string>).WORKERS, '4');
     assert.equal(await doc.isDirty(), true, 'the buffer is still dirty');
     assert.ok((await doc.text()).some((l) => l.includes("WORKERS: '8'")), 'the typed change is still there');
+    await toastSettled(/This object is from context "staging"/);
     await shoot('w01-save-refused-other-context');
     await clearNotifications();
     await closeWithoutSaving();
@@ -268,6 +299,7 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     assert.deepEqual(writes(prod, prodMark), [], 'no write reached prod');
     assert.deepEqual(writes(staging, stagingMark), [], 'nor staging');
     for (const cluster of [prod, staging]) assert.equal((cluster.server.get('deployments.apps', NS, 'web')!.spec as { replicas: number }).replicas, 2, `${cluster.context} still at 2 replicas`);
+    await toastSettled(/Scale Deployment shop\/web: This object is from context "staging"/);
     await shoot('w01-scale-refused-other-context');
     await clearNotifications();
   });

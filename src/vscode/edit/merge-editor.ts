@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { conflictingListsOnOneLine } from '../../edit/merge-view-texts';
+import type { MergeConflict } from '../../edit/three-way-merge';
 import type { KubeObject } from '../../informer';
 import type { OpenEdit } from './edit-documents';
 import { mergeUriOf, type Snapshots } from './edit-uri';
@@ -10,7 +12,9 @@ import { mergeUriOf, type Snapshots } from './edit-uri';
  * that starts as one whole-file conflict, so the merge editor computes the merge itself and
  * leaves the overlapping lines to the user. Completing the merge puts the result into the
  * edit's buffer, standing on the live version it was merged with; nothing is written to the
- * cluster until the user saves the edit again.
+ * cluster until the user saves the edit again. A whole list the three-way merge found in conflict
+ * (both sides reordered it, ...) is written on one line in the three texts, so that the merge
+ * editor shows it as a conflict instead of merging its lines into a list with an item twice.
  */
 
 /** Git's conflict markers around the whole text: makes the merge editor compute the result from its inputs. */
@@ -24,11 +28,11 @@ export function hasConflictMarkers(text: string): boolean {
   return /^<<<<<<< /m.test(text) && /^>>>>>>> /m.test(text);
 }
 
-/** Opens the merge of `ours` (the buffer's text) onto `theirs` for `edit`. */
-export async function openMergeEditor(edit: OpenEdit, oursText: string, theirs: KubeObject, snapshots: Snapshots, entryLabel: string | undefined): Promise<void> {
+/** Opens the merge of `ours` (the buffer's text) onto `theirs` for `edit`; `conflicts` as the three-way merge found them. */
+export async function openMergeEditor(edit: OpenEdit, buffer: string, theirs: KubeObject, snapshots: Snapshots, entryLabel: string | undefined, conflicts: readonly MergeConflict[] = []): Promise<void> {
   const session = edit.session;
-  const baseText = session.renderObject(session.base);
-  const theirsText = session.renderObject(theirs);
+  const texts = conflictingListsOnOneLine({ base: session.renderObject(session.base), ours: buffer, theirs: session.renderObject(theirs) }, conflicts);
+  const { base: baseText, ours: oursText, theirs: theirsText } = texts;
   edit.merge = { text: conflictMarkerText(oursText, baseText, theirsText), theirs };
   const name = edit.ref.name;
   const base = snapshots.add(`${name} (rv ${session.base.metadata.resourceVersion ?? '?'}, where your edit started).yaml`, baseText);

@@ -89,14 +89,29 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
       last = now;
       return settled;
     }, (s) => s, { timeoutMs: 20_000 }).catch(() => undefined);
+    // A long message without buttons shows on one line: expanded, the screenshot has all of it.
+    await toast.hover().catch(() => undefined);
+    const expand = toast.locator('.codicon-notifications-expand').first();
+    if (await expand.isVisible().catch(() => false)) {
+      await expand.click().catch(() => undefined);
+      await poll('the notification expanded', () => toast.locator('.notification-list-item.expanded').count(), (n) => n > 0, { timeoutMs: 10_000 }).catch(() => undefined);
+    }
   };
   /** Opens the row's Edit YAML and waits for the document to show `line`. */
   const openEdit = async (rowPath: string[], tab: string, line: string) => {
     await ui.tree.expand([rowPath[0]]);
     await ui.tree.expand([rowPath[0], rowPath[1]]);
-    await actions.openMenu(rowPath);
-    await actions.choose('Edit YAML');
-    await poll(`the edit tab ${tab}`, () => ui.editor.activeTabTitle(), (t) => t.startsWith(tab), { timeoutMs: 60_000 });
+    // A menu click can land while the menu is still laying out and do nothing: choose again then.
+    for (let attempt = 1; ; attempt++) {
+      await actions.openMenu(rowPath);
+      await actions.choose('Edit YAML');
+      const opened = await poll(`the edit tab ${tab}`, () => ui.editor.activeTabTitle(), (t) => t.startsWith(tab), { timeoutMs: attempt < 3 ? 20_000 : 60_000 }).then(() => true, (err: unknown) => {
+        if (attempt >= 3) throw err;
+        return false;
+      });
+      if (opened) break;
+      await actions.closeMenu();
+    }
     await poll(`the object in ${tab}`, () => doc.text(), (l) => l.some((x) => x.includes(line)), { timeoutMs: 60_000 });
   };
   /** Closes the active editor without saving it (the dirty prompt answered "Don't Save"). */
@@ -299,6 +314,10 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     assert.deepEqual(writes(prod, prodMark), [], 'no write reached prod');
     assert.deepEqual(writes(staging, stagingMark), [], 'nor staging');
     for (const cluster of [prod, staging]) assert.equal((cluster.server.get('deployments.apps', NS, 'web')!.spec as { replicas: number }).replicas, 2, `${cluster.context} still at 2 replicas`);
+    // prod's web as the view shows it now: still 2 of 2.
+    await ui.tree.expand(['deployments.apps']);
+    await ui.tree.expand(['deployments.apps', NS]);
+    await ui.tree.waitForRow(['deployments.apps', NS, 'web'], (r) => /^2\/2 ready/.test(r.description), { timeoutMs: 60_000 });
     await toastSettled(/Scale Deployment shop\/web: This object is from context "staging"/);
     await shoot('w01-scale-refused-other-context');
     await clearNotifications();

@@ -8,7 +8,8 @@
  *     words (deleted; Save As New Object… re-creates it), nothing sent; Save As New Object…
  *     asks, then creates it with the edit's content.
  * W05 a Deployment's env reordered by the user while the server reordered it otherwise: the
- *     save opens VS Code's merge editor and writes nothing.
+ *     save opens VS Code's merge editor with the list as one conflict (never merged line by line
+ *     into a variable twice) and writes nothing; taken from the left and saved, the user's order.
  * W01 an edit of staging's ConfigMap, dirty, when the kubeconfig's current-context is rewritten
  *     to prod (a temp file renamed over it, as kubectl does): Save is refused naming both
  *     contexts, nothing reaches prod, the buffer keeps the text; a Scale… on staging's
@@ -209,7 +210,7 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     await ui.quickPick.runCommand('View: Close Editor');
   });
 
-  it('W05 a Deployment env list reordered by the user and, otherwise, by the server: the merge editor opens, nothing is written', async () => {
+  it('W05 a Deployment env list reordered by the user and, otherwise, by the server: one conflict in the merge editor, nothing written; resolved there, the user’s order is saved with each variable once', async () => {
     const tab = 'Deployment\u2215web.yaml';
     await openEdit(['deployments.apps', NS, 'web'], tab, 'ENV_A');
     // The user swaps the first two variables: ENV_B, ENV_A, ENV_C (each line retyped, as a person would).

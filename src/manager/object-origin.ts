@@ -116,8 +116,9 @@ function refusalWords(origin: ObjectOrigin, now: ContextSession | undefined): st
   if (now.contextName === origin.context) {
     return `${from}; ${originPlace(origin.context, undefined)} now points at ${nowServer ? `server ${nowServer}` : 'another cluster'}${now.fingerprint?.cluster === origin.fingerprint.cluster ? ' with other credentials' : ''}: nothing was sent.`;
   }
+  // "the current context is now "prod" (server Y)": the word context said once.
   const current = origin.session.spec === '' ? 'the current context is now' : 'its configured context is now';
-  return `${from}; ${current} ${originPlace(now.contextName, nowServer)}: nothing was sent.`;
+  return `${from}; ${current} ${now.contextName ? `"${now.contextName}"` : '(unnamed)'}${nowServer ? ` (server ${nowServer})` : ''}: nothing was sent.`;
 }
 
 /** True when two origins name the same context on the same cluster (a watch's later objects may update an edit's). */

@@ -89,7 +89,7 @@ describe('actions: the flow of an action, with a fake dialog port', () => {
   });
 
   it('W01: the context switched while the confirmation was up: nothing is sent, the refusal names both contexts', async () => {
-    const words = 'This object is from context "staging" (server https://staging.example:6443); the current context is now context "prod" (server https://prod.example:6443): nothing was sent.';
+    const words = 'This object is from context "staging" (server https://staging.example:6443); the current context is now "prod" (server https://prod.example:6443): nothing was sent.';
     const d = deps();
     await runActionFlow('scale', pinned(deployment('10', 2)), {
       ...d,

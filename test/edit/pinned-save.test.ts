@@ -45,9 +45,9 @@ describe('edit: a save pinned to where the object was read (local API server)', 
 
   it('W01: the origin no longer resolves: nothing is sent, the refusal says why and keeps the edit', async () => {
     const { session, pin } = open();
-    pin.refuse('This object is from context "staging" (server https://a); the current context is now context "prod" (server https://b): nothing was sent.');
+    pin.refuse('This object is from context "staging" (server https://a); the current context is now "prod" (server https://b): nothing was sent.');
     const out = await session.save(session.render().replace('LOG_LEVEL: info', 'LOG_LEVEL: debug'), signal());
-    assert.equal(out.kind === 'refused' && out.refusal.message, 'This object is from context "staging" (server https://a); the current context is now context "prod" (server https://b): nothing was sent. Your edit is kept; Save As… keeps it in a file.');
+    assert.equal(out.kind === 'refused' && out.refusal.message, 'This object is from context "staging" (server https://a); the current context is now "prod" (server https://b): nothing was sent. Your edit is kept; Save As… keeps it in a file.');
     assert.deepEqual(saves(), []);
   });
 

@@ -38,7 +38,7 @@ describe('manager: an object origin resolves to its own cluster or to a refusal'
     staging.retired = true;
     const prod = session('', 'prod', 'https://prod:6443', 'c-prod');
     assert.deepEqual(resolveOrigin(origin, [prod]), {
-      refused: 'This object is from context "staging" (server https://staging:6443); the current context is now context "prod" (server https://prod:6443): nothing was sent.',
+      refused: 'This object is from context "staging" (server https://staging:6443); the current context is now "prod" (server https://prod:6443): nothing was sent.',
     });
     const twin = session('staging', 'staging', 'https://staging:6443', 'c-staging');
     const r = resolveOrigin(origin, [prod, twin]);

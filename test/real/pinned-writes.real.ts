@@ -144,7 +144,7 @@ describe('[real] pinned writes: two clusters, one kubeconfig (kube-apiserver 1.3
 
       const prodServer = prod().url;
       const stagingServer = staging().url;
-      const words = `This object is from context "staging" (server ${stagingServer}); the current context is now context "prod" (server ${prodServer}): nothing was sent.`;
+      const words = `This object is from context "staging" (server ${stagingServer}); the current context is now "prod" (server ${prodServer}): nothing was sent.`;
       assert.equal(saved.kind, 'refused', JSON.stringify(saved));
       assert.equal(saved.kind === 'refused' && saved.refusal.message, `${words} Your edit is kept; Save As… keeps it in a file.`);
       assert.deepEqual(ui.said, [

@@ -94,7 +94,7 @@ export function registerEditCommands(edits: EditDocuments, saver: EditSaver, dia
       return;
     }
     if ('conflicts' in r) {
-      await openMergeEditor(edit, text, r.theirs, snapshots, edits.source.entry(edit.ref.entryId)?.label);
+      await openMergeEditor(edit, text, r.theirs, snapshots, edits.source.entry(edit.ref.entryId)?.label, r.conflicts);
       edits.changed(edit);
       return;
     }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Clock, Disposable as EngineDisposable } from '../../base';
-import { EditSession, type EditJournal, type EditWrite } from '../../edit';
+import { EditSession, type MergeConflict, type EditJournal, type EditWrite } from '../../edit';
 import type { KubeObject } from '../../informer';
 import { sameCluster, type EntryHandler, type ObjectOrigin, type ObjectsRemoved, type OriginResolution, type WatchEntry } from '../../manager';
 import type { ObjectRef } from '../object-documents';
@@ -34,7 +34,7 @@ export interface OpenEdit {
    * version it merges onto, its inputs' snapshots (kept, so a new conflict updates this merge
    * instead of opening another), and how often the server changed during it.
    */
-  merge?: { text: string; theirs: KubeObject; inputs?: { base: vscode.Uri; input1: vscode.Uri; input2: vscode.Uri }; serverChanges?: number };
+  merge?: { text: string; theirs: KubeObject; inputs?: { base: vscode.Uri; input1: vscode.Uri; input2: vscode.Uri }; serverChanges?: number; ours?: string; conflicts?: readonly MergeConflict[] };
   /** The last save: its resourceVersion, whether the watch has delivered it yet, and whether that is taking long. */
   saved?: { resourceVersion: string; confirmed: boolean; late?: boolean; rebased?: string };
   /** The newest resourceVersion the watch delivered for the object. */

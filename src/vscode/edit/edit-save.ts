@@ -64,7 +64,7 @@ export class EditSaver {
         this.diagnostics.setServerProblems(edit.uri, out.refusal.problems, vscode.DiagnosticSeverity.Error, `${out.refusal.code || 'unreachable'}`);
         throw notSaved(out.refusal.message);
       case 'conflict': {
-        await openMergeEditor(edit, text, out.theirs, this.snapshots, this.edits.source.entry(edit.ref.entryId)?.label);
+        await openMergeEditor(edit, text, out.theirs, this.snapshots, this.edits.source.entry(edit.ref.entryId)?.label, out.conflicts);
         this.edits.changed(edit);
         const change = edit.session.serverChange();
         const by = change?.manager ? ` by ${change.manager}` : '';

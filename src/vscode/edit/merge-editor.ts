@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { conflictingListsOnOneLine } from '../../edit/merge-view-texts';
+import type { MergeConflict } from '../../edit/three-way-merge';
 import type { KubeObject } from '../../informer';
 import type { OpenEdit } from './edit-documents';
 import { editFileName, mergeUriOf, type Snapshots } from './edit-uri';
@@ -13,6 +15,9 @@ import { editFileName, mergeUriOf, type Snapshots } from './edit-uri';
  * lens, or saving the result) puts the result into the edit's buffer, standing on the live
  * version it was merged with, and saves the edit: one action writes the merge; the merge editor
  * closes once the write is done.
+ * A whole list the three-way merge found in conflict (both sides reordered it, ...) is written on
+ * one line in the three texts, so that the merge editor shows it as a conflict instead of merging
+ * its lines into a list with an item twice.
  */
 
 /** Git's conflict markers around the whole text: makes the merge editor compute the result from its inputs. */
@@ -27,15 +32,15 @@ export function hasConflictMarkers(text: string): boolean {
 }
 
 /**
- * Opens the merge of `ours` (the buffer's text) onto `theirs` for `edit`, or, while the edit
- * already has one, brings that one back with its inputs moved on (the server changed again: a
- * controller rewriting a field must not open a merge per save): the inputs' tabs show the new
- * texts, the lens of the result says so, and a result the user has not touched starts again.
+ * Opens the merge of `buffer` (the buffer's text) onto `theirs` for `edit` (`conflicts` as the
+ * three-way merge found them), or, while the edit already has one, brings that one back with its
+ * inputs moved on (the server changed again: a controller rewriting a field must not open a merge
+ * per save): the inputs' tabs show the new texts, the lens of the result says so, and a result the
+ * user has not touched starts again.
  */
-export async function openMergeEditor(edit: OpenEdit, oursText: string, theirs: KubeObject, snapshots: Snapshots, entryLabel: string | undefined): Promise<void> {
+export async function openMergeEditor(edit: OpenEdit, buffer: string, theirs: KubeObject, snapshots: Snapshots, entryLabel: string | undefined, conflicts: readonly MergeConflict[] = []): Promise<void> {
   const session = edit.session;
-  const baseText = session.renderObject(session.base);
-  const theirsText = session.renderObject(theirs);
+  const { base: baseText, ours: oursText, theirs: theirsText } = conflictingListsOnOneLine({ base: session.renderObject(session.base), ours: buffer, theirs: session.renderObject(theirs) }, conflicts);
   const name = edit.ref.name;
   const previous = edit.merge?.inputs;
   const text = conflictMarkerText(oursText, baseText, theirsText);
@@ -53,7 +58,7 @@ export async function openMergeEditor(edit: OpenEdit, oursText: string, theirs: 
   }
   const movedOn = previous !== undefined && edit.merge?.theirs.metadata.resourceVersion !== theirs.metadata.resourceVersion;
   const serverChanges = (edit.merge?.serverChanges ?? 0) + (movedOn ? 1 : 0);
-  edit.merge = { text, theirs, inputs, serverChanges };
+  edit.merge = { text, theirs, inputs, serverChanges, ours: buffer, conflicts };
   await vscode.commands.executeCommand('_open.mergeEditor', {
     base: inputs.base,
     input1: { uri: inputs.input1, title: 'Your edit', description: `${session.what}`, detail: 'not saved' },
@@ -72,7 +77,9 @@ export function followServerDuringMerge(edit: OpenEdit, snapshots: Snapshots): b
   if (!merge?.inputs || !live || live.metadata.uid !== merge.theirs.metadata.uid || live.metadata.resourceVersion === merge.theirs.metadata.resourceVersion) return false;
   merge.theirs = live;
   merge.serverChanges = (merge.serverChanges ?? 0) + 1;
-  snapshots.set(merge.inputs.input2, edit.session.renderObject(live));
+  // Written as the merge's other texts are: a list in conflict on one line (merge-view-texts.ts).
+  const texts = { base: edit.session.renderObject(edit.session.base), ours: merge.ours ?? '', theirs: edit.session.renderObject(live) };
+  snapshots.set(merge.inputs.input2, merge.ours === undefined ? texts.theirs : conflictingListsOnOneLine(texts, merge.conflicts ?? []).theirs);
   return true;
 }
 

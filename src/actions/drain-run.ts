@@ -99,7 +99,12 @@ async function cordonFresh(target: ActionTarget, session: DrainSession, signal: 
 }
 
 async function listFiltered(node: string, options: DrainOptions, reader: DrainSession['reader'], signal: AbortSignal): Promise<DrainPod[]> {
-  const daemonSetExists = async (namespace: string, name: string) => {
+  return drainFilter(await podsOnNode(reader, node, signal), options, daemonSetExistsOn(reader, signal));
+}
+
+/** Whether a DaemonSet exists, read fresh (kubectl's drain keeps a Pod whose DaemonSet is gone from the DaemonSet rule). */
+export function daemonSetExistsOn(reader: DrainSession['reader'], signal: AbortSignal): (namespace: string, name: string) => Promise<boolean> {
+  return async (namespace, name) => {
     try {
       await reader.getJson(`/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/daemonsets/${encodeURIComponent(name)}`, {}, signal);
       return true;
@@ -108,7 +113,6 @@ async function listFiltered(node: string, options: DrainOptions, reader: DrainSe
       throw err;
     }
   };
-  return drainFilter(await podsOnNode(reader, node, signal), options, daemonSetExists);
 }
 
 /** One Pod: evicted (429 retried every 5 s), then polled until gone; the failure in words, or undefined. */

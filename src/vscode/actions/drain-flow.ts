@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { AbortedError, ApiError, type Clock } from '../../base';
-import { drainFilter, drainResultWords, planDrain, podsOnNode, runDrain, type ActionSession, type ActionTarget, type DrainOptions } from '../../actions';
+import { AbortedError, type Clock } from '../../base';
+import { daemonSetExistsOn, drainFilter, drainResultWords, planDrain, podsOnNode, runDrain, type ActionSession, type ActionTarget, type DrainOptions } from '../../actions';
 import type { KubeTransport } from '../../informer';
 import { drainOptionChoices } from '../../ui/actions';
 import { confirmPlan, copyText, pickChoices } from './action-dialogs';
@@ -18,16 +18,7 @@ export async function drainFlow(target: ActionTarget, transport: KubeTransport, 
   if (!chosen) return;
   const options: DrainOptions = { ignoreDaemonSets: chosen.includes('ignoreDaemonSets'), deleteEmptyDirData: chosen.includes('deleteEmptyDirData'), force: chosen.includes('force') };
   const signal = new AbortController().signal;
-  const daemonSetExists = async (namespace: string, name: string) => {
-    try {
-      await transport.getJson(`/apis/apps/v1/namespaces/${encodeURIComponent(namespace)}/daemonsets/${encodeURIComponent(name)}`, {}, signal);
-      return true;
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return false;
-      throw err;
-    }
-  };
-  const pods = await drainFilter(await podsOnNode(transport, target.name, signal), options, daemonSetExists);
+  const pods = await drainFilter(await podsOnNode(transport, target.name, signal), options, daemonSetExistsOn(transport, signal));
   const plan = planDrain(target, pods, options);
   if (mode === 'copy') return copyText(plan.kubectl, 'the kubectl command');
   if (plan.blocked.length > 0) {

@@ -116,6 +116,16 @@ export class Workbench {
     }
   }
 
+  /**
+   * Reloads the page (as Developer: Reload Window does: a new workbench and extension host on the
+   * same user data and workspace) and waits for the workbench to be drawn again.
+   */
+  async reload(): Promise<void> {
+    await this.page.reload({ waitUntil: 'domcontentloaded' });
+    await this.page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 120_000 });
+    await this.page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: 120_000 });
+  }
+
   /** code-server's process id (its extension host runs below it: support/processes.ts). */
   get codeServerPid(): number | undefined {
     return this.codeServer.pid;

@@ -117,7 +117,10 @@ describe('A Secret’s values in the browser (packaged .vsix in code-server, Chr
     await shoot('w12-revealed-read-only');
 
     // 2. Edit value…: the lens above the key, the input box; written at once.
-    await doc.waitForLens('the Edit value… lens', (l) => l.includes('Edit value…'));
+    // The lenses are drawn a moment after the reveal. Looked for without clicking the tab on every
+    // poll (EditDocument.waitForLens's toTop): a click every quarter second kept VS Code from ever
+    // drawing them (3 runs of 3); the short document is at its top already.
+    await poll('the Edit value… lens', () => doc.lenses(), (l) => l.includes('Edit value…'), { timeoutMs: 60_000 });
     await doc.clickLens('Edit value…');
     await ui.quickPick.widget.waitFor({ state: 'visible', timeout: 30_000 });
     await poll('the value’s input box', () => ui.quickPick.title(), (t) => t === `data.password of Secret "${SECRET}"`, { timeoutMs: 30_000 });

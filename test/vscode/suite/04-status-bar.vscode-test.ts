@@ -100,9 +100,10 @@ describe('the status bar indicator', () => {
     await until(() => entryOf(api, 'secrets').state.phase === 'unauthorized', showStatus);
     // Refused, it will not fix itself: a lock, not a spinning reconnect (V04).
     await until(() => status().text === `$(lock) ${INFORMERS - 1}/${INFORMERS}`, showStatus);
+    // The tooltip follows the watches at most once a second (its resourceVersions move on every event): wait for it.
+    await until(() => /kw-test\/secrets[^\n]*\|\s*unauthorized/.test(status().tooltip), () => `the tooltip names the state:\n${status().tooltip}`);
     const m = status();
     assert.equal(m.background, 'none', 'no background before 30 s');
-    assert.match(m.tooltip, /kw-test\/secrets[^\n]*\|\s*unauthorized/, `the tooltip names the state:\n${m.tooltip}`);
     assert.match(m.ariaLabel, /1 failing/);
     const node = resourceNode(api, 'secrets') as TreeNode;
     assert.match(api.tree.model.present(node).description ?? '', /^unauthorized( · [\d,]+ [a-z.]+)?( · next try in \d+ s)?$/);

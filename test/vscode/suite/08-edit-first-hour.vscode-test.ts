@@ -148,11 +148,11 @@ describe('edit: the first hour', () => {
     const resolve = new vscode.WorkspaceEdit();
     resolve.replace(result.uri, new vscode.Range(0, 0, result.lineCount, 0), doc.getText());
     assert.ok(await vscode.workspace.applyEdit(resolve));
-    const puts = () => fx.server.requests.filter((r) => r.method === 'PUT' && r.path.includes(`/configmaps/${MERGED}`) && r.status === 200).length;
-    const before = puts();
+    const saves = () => fx.server.requests.filter((r) => r.method === 'PATCH' && r.path.includes(`/configmaps/${MERGED}`) && r.status === 200).length;
+    const before = saves();
     await vscode.commands.executeCommand(EDIT_COMMANDS.completeMerge, doc.uri);
     await until(() => (fx.server.get('configmaps', 'default', MERGED)?.data as Record<string, string>).LEVEL === 'mine', () => JSON.stringify(fx.server.get('configmaps', 'default', MERGED)?.data));
-    assert.equal(puts() - before, 1, 'one write');
+    assert.equal(saves() - before, 1, 'one write');
     await until(() => mergeTabs().length === 0 && !doc.isDirty && edit()?.merge === undefined, () => `merge tabs ${mergeTabs().length}, dirty ${doc.isDirty}`);
   });
 });

@@ -8,3 +8,4 @@ export * from './watch-entry';
 export * from './watch-manager';
 export { CHECKING_ACCESS } from './slot-scoping';
 export type { PermissionScope, ScopedNamespace } from './permission-scope';
+export * from './origin-transport';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { KubeTransport } from '../../src/informer';
-import { isOriginRefusal, originOf, resolveOrigin, type ObjectOrigin } from '../../src/manager';
+import { isOriginRefusal, originOf, OriginTransport, resolveOrigin, type ObjectOrigin } from '../../src/manager';
 import type { ContextSession } from '../../src/manager/context-session';
 
 /** A usable session stand-in: only what originOf and resolveOrigin read. */
@@ -58,5 +58,20 @@ describe('manager: an object origin resolves to its own cluster or to a refusal'
     assert.deepEqual(resolveOrigin(origin, [broken]), {
       refused: 'This object is from context "staging" (server https://staging:6443), which cannot be used now (the kubeconfig cannot be read): nothing was sent, and nothing will be sent to another cluster.',
     });
+  });
+
+  it('W01: a port-forward, a shell or a log follower started on staging keeps its requests on staging; after the switch to prod each one is refused in words and prod gets none', async () => {
+    const calls: string[] = [];
+    const transportOf = (name: string) => ({ server: `https://${name}:6443`, getJson: async () => (calls.push(name), { ok: name }) }) as unknown as KubeTransport;
+    const staging = { ...session('', 'staging', 'https://staging:6443', 'c-staging'), transport: transportOf('staging') } as ContextSession;
+    const sessions = [staging];
+    const pinned = new OriginTransport(originOf(staging), (o) => resolveOrigin(o, sessions), 'shop/web');
+    const signal = new AbortController().signal;
+    assert.deepEqual(await pinned.getJson('/api/v1/namespaces/shop/pods/web', {}, signal), { ok: 'staging' });
+    staging.retired = true;
+    sessions.splice(0, 1, { ...session('', 'prod', 'https://prod:6443', 'c-prod'), transport: transportOf('prod') } as ContextSession);
+    await assert.rejects(pinned.getJson('/api/v1/namespaces/shop/pods/web', {}, signal), /This object is from context "staging" \(server https:\/\/staging:6443\); the current context is now "prod" \(server https:\/\/prod:6443\): nothing was sent\./);
+    assert.deepEqual(calls, ['staging'], 'nothing reached prod');
+    assert.equal(pinned.server, 'https://staging:6443');
   });
 });

@@ -1,10 +1,9 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
-import type { KubeObject, KubeTransport } from '../../informer';
+import type { KubeObject } from '../../informer';
 import { containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
-import type { AdHocWatch, AdHocWatchRequest, WatchEntry } from '../../manager';
+import { type AdHocWatch, type AdHocWatchRequest, type WatchEntry, OriginTransport, type ObjectOrigin, type OriginResolution } from '../../manager';
 import { logChoicesOf, terminalName, workloadTerminalName, type LogChoice } from '../../ui/logs';
-import { EntryTransport } from './entry-transport';
 import { PodLogTerminal } from './pod-log-terminal';
 import { WorkloadLogTerminal } from './workload-log-terminal';
 
@@ -14,7 +13,8 @@ export const FOLLOW_LOGS_COMMAND = 'kubeWatch.followLogs';
 export interface PodLogSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
-  transportOf(id: string): KubeTransport | undefined;
+  originOf(id: string): ObjectOrigin | undefined;
+  resolveOrigin(origin: ObjectOrigin): OriginResolution;
   /** The context spec of an entry, to watch a workload's pods on its context. */
   contextSpecOf(id: string): string | undefined;
   watchAdHoc(request: AdHocWatchRequest): AdHocWatch;
@@ -109,7 +109,7 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
     const pty: WorkloadLogTerminal = new WorkloadLogTerminal(workload, {
       keptLines,
       set: {
-        transport: new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`),
+        transport: new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`),
         clock,
         maxStreams,
         tailLines: WORKLOAD_TAIL_LINES,
@@ -137,7 +137,7 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
       if (logChoicesOf(pod).length === 0) void vscode.window.showWarningMessage(`Pod ${ref.namespace}/${ref.name} has no container.`);
       return;
     }
-    const transport = new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`);
+    const transport = new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`);
     const keptLines = vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback', 1000);
     const request = { namespace: ref.namespace, pod: ref.name, containers: choice.containers, previous: choice.previous };
     const pty: PodLogTerminal = new PodLogTerminal(request, {

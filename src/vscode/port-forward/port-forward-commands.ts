@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
-import type { KubeObject, KubeTransport } from '../../informer';
-import type { AdHocWatch, AdHocWatchRequest, WatchEntry } from '../../manager';
+import type { KubeObject } from '../../informer';
+import { type AdHocWatch, type AdHocWatchRequest, type WatchEntry, OriginTransport, type ObjectOrigin, type OriginResolution } from '../../manager';
 import { isForwardKind, PortForward, PortForwardSet, restoreForwards, restoreMessages, type ForwardKind, type ForwardResources, type ForwardSpec } from '../../port-forward';
 import { browserUrl, localAddressText } from '../../ui/port-forward/forward-rows';
 import { parseLocalPort, portChoicesOf } from '../../ui/port-forward/port-choices';
-import { EntryTransport } from '../pod-logs/entry-transport';
 import { readForwardBindAddress } from '../settings';
 import { PORT_FORWARDS_VIEW_ID, PortForwardView, type ForwardNode } from './port-forward-view';
 
@@ -18,7 +17,8 @@ const SAVED_KEY = 'kubeWatch.portForwards';
 export interface PortForwardSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
-  transportOf(id: string): KubeTransport | undefined;
+  originOf(id: string): ObjectOrigin | undefined;
+  resolveOrigin(origin: ObjectOrigin): OriginResolution;
   contextSpecOf(id: string): string | undefined;
   watchAdHoc(request: AdHocWatchRequest): AdHocWatch;
   onDidChangeEntries(listener: () => void): { dispose(): void };
@@ -59,7 +59,7 @@ export function registerPortForwards(manager: PortForwardSource, clock: Clock, s
     const context = manager.contextSpecOf(entryId);
     if (context === undefined) return 'its watch is gone';
     const forward = new PortForward(spec, {
-      transport: new EntryTransport(() => manager.transportOf(entryId), `${spec.namespace}/${spec.name}`),
+      transport: new OriginTransport(manager.originOf(entryId), (o) => manager.resolveOrigin(o), `${spec.namespace}/${spec.name}`),
       clock,
       watch: (request) => manager.watchAdHoc({ spec: context, ...request }),
       waitForPodMs: Math.max(1, settings().get<number>('waitForPodSeconds', 30)) * 1000,

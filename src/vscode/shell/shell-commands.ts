@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
-import type { KubeObject, KubeTransport } from '../../informer';
-import type { WatchEntry } from '../../manager';
+import type { KubeObject } from '../../informer';
+import { type WatchEntry, OriginTransport, type ObjectOrigin, type OriginResolution } from '../../manager';
 import { runTerminalName, shellTerminalName } from '../../ui/shell/session-text';
-import { EntryTransport } from '../pod-logs/entry-transport';
 import { ShellTerminal } from './shell-terminal';
 
 export const OPEN_SHELL_COMMAND = 'kubeWatch.openShell';
@@ -13,7 +12,8 @@ export const RUN_COMMAND_COMMAND = 'kubeWatch.runCommand';
 export interface ShellSource {
   entries(): WatchEntry[];
   entry(id: string): WatchEntry | undefined;
-  transportOf(id: string): KubeTransport | undefined;
+  originOf(id: string): ObjectOrigin | undefined;
+  resolveOrigin(origin: ObjectOrigin): OriginResolution;
   /** The kubeconfig user of an entry's context, for the words of a refusal. */
   userOf(id: string): string | undefined;
 }
@@ -77,7 +77,7 @@ export function registerShells(manager: ShellSource, clock: Clock): ShellsRegist
     }
     const pty: ShellTerminal = new ShellTerminal(
       { namespace: ref.namespace, pod: ref.name, ...(container ? { container } : {}) },
-      { transport: new EntryTransport(() => manager.transportOf(ref.entryId), `${ref.namespace}/${ref.name}`), clock, command, user: manager.userOf(ref.entryId), onClosed: () => open.delete(pty) },
+      { transport: new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`), clock, command, user: manager.userOf(ref.entryId), onClosed: () => open.delete(pty) },
     );
     const name = command ? runTerminalName(ref.name, command.slice(2)) : shellTerminalName(ref.name, container);
     const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon(interactive ? 'terminal' : 'play') });

@@ -1,29 +1,40 @@
-import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../informer/transport';
+import { isOriginRefusal, type ObjectOrigin, type OriginResolution } from './object-origin';
 
 /**
- * A KubeTransport that forwards each request to the transport the manager holds for an entry's
- * context at the time of the request, so a log follower keeps working across a credential
- * rotation or a context switch (the old transport is disposed then). With no usable transport a
- * request fails with a one-line reason, and the follower retries with its backoff.
+ * A KubeTransport for a long-lived stream user (a port-forward, a shell, a log follower) pinned to
+ * the origin it was started on: each request goes to that origin's connection at the time of the
+ * request (`resolveOrigin`: the same cluster and user, across a credential rotation), never to
+ * whatever the entry's context means now. After the current context switched to another cluster,
+ * every request fails with the refusal's words (WRITES.md W01: a forward's or a shell's target is
+ * a write; a log of another cluster's pod would lie), and the user retries it on the new context.
  */
-export class EntryTransport implements KubeTransport {
+export class OriginTransport implements KubeTransport {
   constructor(
-    private readonly current: () => KubeTransport | undefined,
+    private readonly origin: ObjectOrigin | undefined,
+    private readonly resolve: (origin: ObjectOrigin) => OriginResolution,
     private readonly what: string,
   ) {}
 
+  private current(): KubeTransport | string {
+    if (!this.origin) return `no connection to the cluster of ${this.what}`;
+    const r = this.resolve(this.origin);
+    return isOriginRefusal(r) ? r.refused : r.transport;
+  }
+
   private inner(): KubeTransport {
     const t = this.current();
-    if (!t) throw new Error(`no connection to the cluster of ${this.what}`);
+    if (typeof t === 'string') throw new Error(t);
     return t;
   }
 
   get server(): string {
-    return this.current()?.server ?? '';
+    return this.origin?.server ?? '';
   }
 
   get protocol(): 'h2' | 'http/1.1' | undefined {
-    return this.current()?.protocol;
+    const t = this.current();
+    return typeof t === 'string' ? undefined : t.protocol;
   }
 
   async getJson<T = unknown>(path: string, query: Record<string, string>, signal: AbortSignal, options?: ReadOptions): Promise<T> {

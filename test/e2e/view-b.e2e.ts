@@ -121,7 +121,7 @@ describe('Kube Watch in the browser: scope from permissions, All resources, Find
     assert.equal(type.icon, 'symbol-class');
     await ui.tree.click([CATALOG, 'example.com', 'widgets.example.com']);
     await ui.tree.waitForRow(['widgets.example.com'], (r) => /^watching · \d+(?: widgets)? · rv \d+$/.test(r.description), { timeoutMs: 90_000 });
-    await ui.tree.waitForRow([CATALOG, 'example.com', 'widgets.example.com'], (r) => r.description === 'Widget · v1 · watched' && r.icon === 'eye');
+    await ui.tree.waitForRow([CATALOG, 'example.com', 'widgets.example.com'], (r) => /^Widget · v1 · watched( · \d+ widgets?)?$/.test(r.description) && r.icon === 'eye');
     await shoot('V20-all-resources-watch-crd');
     await ui.tree.clickInlineAction([CATALOG, 'example.com', 'widgets.example.com'], 'Stop Watching');
     await ui.tree.waitForNoRow(['widgets.example.com'], { timeoutMs: 60_000 });

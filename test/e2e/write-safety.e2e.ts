@@ -241,20 +241,16 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     await shoot('w05-merge-editor');
     await clearNotifications();
 
-    // The person keeps their order: accepted from the left, the merge completed, then saved.
+    // The person keeps their order: accepted from the left, then Complete Merge writes it in one action.
     await ui.quickPick.runCommand('Merge Editor: Accept All Incoming Changes from Left');
     await poll('no conflict left', () => merge.innerText(), (t) => /\b(0|No) Conflicts? Remaining/.test(t) || /No Remaining Conflicts/.test(t), { timeoutMs: 30_000 }).catch(() => undefined);
-    await ui.quickPick.runCommand('Merge Editor: Complete Merge');
-    await waitForNotification('the merge handed to the edit', /The merge is in Deployment∕web\.yaml, on top of rv \d+: save it to write it to the cluster\./);
-    assert.deepEqual(writes(staging, mark), [], 'still nothing written: the person saves');
-    const merged = await poll('the merged list in the edit', async () => {
-      await ui.editor.activeTabTitle().then((t) => (t.startsWith(tab) ? undefined : bench.page.locator(`.monaco-workbench .part.editor .tab[aria-label="${tab}"]`).first().click()));
-      return (await doc.text()).join('\n');
-    }, (t) => t.includes('ENV_B') && !t.includes('Merging'), { timeoutMs: 30_000 });
-    assert.equal(merged.split('ENV_B').length - 1, 1, `ENV_B once in\n${merged}`);
-    await doc.save();
+    const complete = bench.page.locator('.editor-actions .action-label[aria-label="Complete Merge and Write to the Cluster"]').first();
+    await complete.waitFor({ state: 'visible', timeout: 30_000 });
+    await complete.click();
     await poll('the person’s order on the server', async () => envOf(staging).map((e) => e.name).join(','), (o) => o === 'ENV_B,ENV_A,ENV_C', { timeoutMs: 60_000 });
     assert.deepEqual(envOf(staging), [ENV[1], ENV[0], ENV[2]], 'each variable once, with its value');
+    await poll('the merge closed', () => ui.editor.activeTabTitle(), (t) => !/^Merging:/.test(t), { timeoutMs: 30_000 });
+    await bench.page.locator(`.monaco-workbench .part.editor .tab[aria-label="${tab}"]`).first().click().catch(() => undefined);
     await poll('the edit saved', () => doc.isDirty(), (d) => !d, { timeoutMs: 30_000 });
     await clearNotifications();
     await ui.quickPick.runCommand('View: Close Editor');

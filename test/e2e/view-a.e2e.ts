@@ -247,22 +247,36 @@ describe('Kube Watch in the browser: time that never lies and the view (V16, V17
     await shoot('V16-suspended-span');
   });
 
-  it('V17 after the resume the status bar and the tree say "catching up after N s away" until every watch is current, then clear', async () => {
-    // The catch-up may already be over by now (bookmarks every 5 s): stop the host once more, shortly.
+  it('V17 after the resume every watch shows it is current again within seconds (re-opened from its resourceVersion); the status bar says "catching up after N s away" only until then', async () => {
+    // The catch-up of V16 is over by now: stop the host once more, shortly.
+    if (!(await ui.health.isOpen())) await ui.quickPick.runCommand('Kube Watch: Show Watch Health');
+    const suspendedSpans = (v: Awaited<ReturnType<typeof ui.health.waitFor>>) => new Map(v.watches.map((w) => [w.label, w.spans.filter((sp) => sp.state === 'suspended').length]));
+    const before = suspendedSpans(await ui.health.waitFor('a band per watch', (v) => v.watches.length >= ROOTS.length, { timeoutMs: 60_000 }));
     const host = extensionHost(bench.codeServerPid!)!;
     process.kill(host.pid, 'SIGSTOP');
     stoppedPid = host.pid;
     await new Promise((resolve) => setTimeout(resolve, 12_000));
     process.kill(host.pid, 'SIGCONT');
     stoppedPid = undefined;
-    const catching = await ui.statusBar.waitForKubeWatch('catching up', (s) => /^catching up after \d+ s away$/.test(s.text), { timeoutMs: 30_000 });
-    assert.equal(catching.icon, 'history');
-    assert.match(catching.ariaLabel, /catching up after \d+ s away, \d+ of \d+ watches current/);
-    const rows = await poll('a resource node catching up', roots, (rs) => rs.some((r) => /^catching up after \d+ s away/.test(r.description)), { timeoutMs: 30_000 });
-    assert.ok(rows.length === ROOTS.length);
-    await shoot('V17-catching-up');
-    await ui.statusBar.waitForKubeWatch(`${ALL} again`, (s) => s.text === ALL && s.icon === 'eye', { timeoutMs: 90_000 });
-    await poll('no node catching up', roots, (rs) => rs.every((r) => r.description.startsWith('watching')), { timeoutMs: 30_000 });
+    // The resume seen: a new suspended span on every band. Meanwhile the status bar is read: while
+    // it says catching up, it says so in full (issue 29 re-opens the watches at once, so that may
+    // last only a moment).
+    const texts: { text: string; icon?: string; ariaLabel: string }[] = [];
+    await ui.health.waitFor(
+      'the resume on every band (a second suspended span)',
+      (v) => {
+        void ui.statusBar.readKubeWatch().then((item) => texts.push(item), () => undefined);
+        return v.watches.length >= ROOTS.length && v.watches.every((w) => w.spans.filter((sp) => sp.state === 'suspended').length > (before.get(w.label) ?? 0));
+      },
+      { timeoutMs: 60_000 },
+    );
+    await ui.statusBar.waitForKubeWatch(`${ALL} again`, (s) => s.text === ALL && s.icon === 'eye', { timeoutMs: 60_000 });
+    await poll('no node catching up', roots, (rs) => rs.length === ROOTS.length && rs.every((r) => r.description.startsWith('watching')), { timeoutMs: 30_000 });
+    for (const t of texts.filter((x) => /catching up/.test(x.text))) {
+      assert.match(t.text, /^catching up after \d+ s away$/);
+      assert.equal(t.icon, 'history');
+      assert.match(t.ariaLabel, /catching up after \d+ s away, \d+ of \d+ watches current/);
+    }
     await shoot('V17-caught-up');
   });
 

@@ -3,7 +3,7 @@ import type { Clock } from '../base';
 import type { WatchConfig } from '../manager';
 import { kubeconfigProblem } from '../ui/kubeconfig-problem';
 import { OPEN_OBJECT_COMMAND } from './object-documents';
-import { ExpansionMemory, ResourcesTree, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type ResourcesTreeSource, type ViewNode, type WatchTreeModelOptions } from '../ui/tree';
+import { DrawnRows, ExpansionMemory, ResourcesTree, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type ResourcesTreeSource, type ViewNode, type WatchTreeModelOptions } from '../ui/tree';
 import { DESCRIBE_COMMAND } from './describe-documents';
 
 export type { TreeNode, ViewNode } from '../ui/tree';
@@ -50,12 +50,20 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
 
   /** What the user expanded, so that it is expanded again when it comes back (V14). */
   readonly expansion = new ExpansionMemory();
+  /** What VS Code drew: a refresh names only the rows that changed (see DrawnRows for why). */
+  private readonly drawn: DrawnRows<ViewNode>;
 
   constructor(
     readonly model: ResourcesTree,
     private readonly source: Pick<ResourcesTreeSource, 'entries'>,
   ) {
-    this.subscription = model.onDidChange((nodes) => {
+    this.drawn = new DrawnRows<ViewNode>({ lookOf: (node) => this.lookOf(node), childrenOf: (node) => this.model.getChildren(node) });
+    this.subscription = model.onDidChange((named) => {
+      const nodes = named && this.drawn.narrow(named);
+      if (nodes?.length === 0) {
+        if (!this.awaiting) this.fireRendered();
+        return;
+      }
       // The view's own rows (contexts, All resources, related rows) refresh on their own pace:
       // such a refresh says nothing of the watch rows, so it neither renders nor forgets them.
       if (nodes && !nodes.some(isWatchRow)) return this.changed.fire(nodes);
@@ -73,9 +81,20 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
     this.changed.fire(undefined);
   }
 
+  /** The row as drawn: what VS Code shows of it, in one string. */
+  private lookOf(node: ViewNode, p: NodePresentation = this.model.present(node)): string {
+    // Not the expansion: VS Code keeps a known row's expansion whatever the item says.
+    return JSON.stringify([p.label, p.description, p.icon, p.collapsible, p.contextValue]);
+  }
+
+  private collapsibleOf(node: ViewNode, p: NodePresentation): NodePresentation['collapsible'] {
+    return p.collapsible === 'collapsed' && this.expansion.isExpanded(node.id) ? 'expanded' : p.collapsible;
+  }
+
   getTreeItem(node: ViewNode): vscode.TreeItem {
     const p = this.model.present(node);
-    const collapsible = p.collapsible === 'collapsed' && this.expansion.isExpanded(node.id) ? 'expanded' : p.collapsible;
+    const collapsible = this.collapsibleOf(node, p);
+    this.drawn.drew(node, this.lookOf(node, p));
     const item = new vscode.TreeItem(p.label, COLLAPSIBLE[collapsible]);
     item.id = node.id;
     item.description = p.description;
@@ -115,7 +134,9 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
   getChildren(node?: ViewNode): ViewNode[] {
     // An unreadable kubeconfig empties the view so that its welcome content says why.
     if (!node && kubeconfigProblem(this.source.entries()) !== undefined) return [];
-    return this.model.getChildren(node);
+    const children = this.model.getChildren(node);
+    if (node) this.drawn.listed(node, children);
+    return children;
   }
 
   getParent(node: ViewNode): ViewNode | undefined {

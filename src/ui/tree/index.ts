@@ -10,3 +10,4 @@ export * from './row-decorator';
 export * from './view-nodes';
 export * from './node-filter';
 export * from './resources-tree';
+export * from './drawn-rows';

@@ -27,6 +27,11 @@ export interface DebugSessionOptions {
   readonly initialSize?: { columns: number; rows: number };
 }
 
+/** The debug container ended: it is never restarted, so attaching again cannot help. */
+export class DebugContainerEnded extends Error {
+  readonly final = true;
+}
+
 type ContainerState = { running?: object; terminated?: { exitCode?: number; reason?: string }; waiting?: { reason?: string; message?: string } };
 
 /** The state the pod's status gives the container, if it lists it. */
@@ -136,7 +141,7 @@ export class DebugSession implements TerminalSession {
           const state = ephemeralState(now, container);
           if (state?.running) return resolve();
           if (state?.terminated) {
-            return reject(new Error(`Debug container ${container} has ended (${state.terminated.reason ?? 'terminated'}, exit code ${state.terminated.exitCode ?? '?'}); an ephemeral container is never restarted: choose Debug Pod… again for a new one.`));
+            return reject(new DebugContainerEnded(`Debug container ${container} has ended (${state.terminated.reason ?? 'terminated'}, exit code ${state.terminated.exitCode ?? '?'}); an ephemeral container is never restarted: choose Debug Pod… again for a new one.`));
           }
           const waiting = state?.waiting ? `${state.waiting.reason ?? 'Waiting'}${state.waiting.message ? `: ${state.waiting.message}` : ''}` : 'not started by the kubelet yet';
           if (waiting !== lastWaiting) this.progress.fire(`Waiting for debug container ${container} to start (${waiting})…`);

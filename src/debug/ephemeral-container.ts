@@ -95,6 +95,8 @@ export function ephemeralContainersPatch(pod: KubeObject, container: EphemeralCo
 
 /** The cluster has no `ephemeralcontainers` subresource (a 404 without an object's name, as kubectl tells it). */
 export class EphemeralContainersUnsupported extends Error {
+  /** Trying again changes nothing. */
+  readonly final = true;
   constructor(serverMessage: string) {
     super(`This cluster does not support ephemeral containers: its API server has no pods/ephemeralcontainers subresource (it answered "${serverMessage}"). Kubernetes has them from 1.23 on (1.16 to 1.22 behind the EphemeralContainers feature gate). Nothing was added to the pod; Open Shell… still works where the image has a shell.`);
     this.name = 'EphemeralContainersUnsupported';
@@ -103,6 +105,8 @@ export class EphemeralContainersUnsupported extends Error {
 
 /** The pod changed under the user: gone, or deleted and created again (another uid). Nothing was added. */
 export class DebugTargetMoved extends Error {
+  /** Trying again on this pod changes nothing. */
+  readonly final = true;
   constructor(message: string) {
     super(message);
     this.name = 'DebugTargetMoved';

@@ -1,5 +1,5 @@
 /**
- * Port-forward and exec as kube-apiserver 1.34 serves them over WebSocket (the kubelet's
+ * Port-forward, exec and attach as kube-apiserver 1.34 serves them over WebSocket (the kubelet's
  * streaming server behind it): `GET .../pods/NAME/portforward?ports=N` and
  * `GET .../pods/NAME/exec?command=…&stdin=…&stdout=…&stderr=…&tty=…[&container=…]` with an
  * `Upgrade: websocket`. Subprotocols as the kubelet offers them: port-forward `v4.channel.k8s.io`
@@ -7,6 +7,11 @@
  * channel 1 carries the error text), exec `v5.channel.k8s.io` (unless `offerV5` is off, as on
  * servers before 1.30), `v4.channel.k8s.io`, `v4.base64.channel.k8s.io` (channel 3 the final
  * Status, 4 resize, v5's channel 255 closes stdin).
+ *
+ * `GET .../pods/NAME/attach?container=…&stdin=…&stdout=…&stderr=…&tty=…` joins the container's
+ * own running process (an ephemeral container the simulated kubelet started: `startContainer`),
+ * on the same channels as exec; a container the pod does not have is a 400 before the upgrade,
+ * one that is not running ends the stream with a Failure status; detaching leaves it running.
  *
  * Authorization runs first, as the API server's does: no token 403, a wrong one 401, RBAC's 403
  * where the server's access policy refuses `get` on the subresource (as 1.34.9 authorizes the upgrade) (`server.access`), or

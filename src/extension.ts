@@ -19,6 +19,7 @@ import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
 import { withForwardBands } from './port-forward';
 import { registerPortForwards, type PortForwardsRegistration } from './vscode/port-forward/port-forward-commands';
 import { registerShells, type ShellsRegistration } from './vscode/shell/shell-commands';
+import { registerDebugPod, type DebugRegistration } from './vscode/shell/debug-commands';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -56,6 +57,7 @@ export interface KubeWatchApi {
   readonly portForwards: PortForwardsRegistration;
   /** Open Shell / Run Command: exec sessions and terminals open now. */
   readonly shells: ShellsRegistration;
+  readonly debugPods: DebugRegistration;
   /** Actions on objects: the write journal (every write pending until the watch shows it) and the rows' actions. */
   readonly actions: ActionsRegistration;
   /** Editing live objects: the open edits and their diagnostics. */
@@ -80,6 +82,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const health = registerHealthPanel(bands, recorder, clock, context.extensionUri);
   const log = registerLogChannel(manager);
   const shells = registerShells(manager, clock);
+  const debugPods = registerDebugPod(manager, clock, context.globalState);
   // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
   const catchUp = new CatchUpTracker(manager);
   const actions = registerActions(manager, log, clock);
@@ -110,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     portForwards,
     bands,
     shells,
+    debugPods,
     recorder,
     catchUp,
     health,
@@ -153,7 +157,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   );
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, actions, editing };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, debugPods, actions, editing };
 }
 
 /** Stops every watch and port-forward and waits until no request, timer, socket or file watcher is left. */

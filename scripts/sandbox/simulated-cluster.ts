@@ -13,7 +13,8 @@
  * - `monitoring`: Deployments `prometheus` and `grafana` with their ReplicaSets and Pods, a ConfigMap;
  * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff; stuck past its
  *   progress deadline, `Progressing=False ProgressDeadlineExceeded`, as its controller marks it), the Pod
- *   `postgres-0` (the one the sandbox deletes and re-creates while the watch is down), a
+ *   `postgres-0` (the one the sandbox deletes and re-creates while the watch is down), the Pod
+ *   `signer` of a distroless image (no shell: Debug Pod… adds an ephemeral container to it), a
  *   ConfigMap, a Service, a `gold-widget` still reconciling;
  * - `batch`: a Completed and a Failed job Pod; the churn adds a job Pod every few seconds;
  * - an EndpointSlice per Service with a selector, kept current with its Pods (endpoint-slice-controller.ts);
@@ -129,6 +130,7 @@ export interface PodOptions {
   image?: string;
   /** The container's declared ports; the local API server serves each (an HTTP answer with the pod's name) for port-forwards. */
   ports?: Array<{ containerPort: number; name?: string; protocol?: string }>;
+  annotations?: Record<string, string>;
 }
 
 export interface OwnerRef {
@@ -235,6 +237,8 @@ export class SimulatedCluster {
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
     this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
+    // A distroless image: no shell, so Open Shell fails and Debug Pod… (an ephemeral container) is the way in.
+    this.createPod('payments', 'signer', { labels: { app: 'signer' }, image: 'gcr.io/distroless/static-debian12:nonroot', annotations: { 'kube-watch.test/distroless': 'true' } });
     this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
@@ -757,7 +761,7 @@ export function podObject(namespace: string, name: string, opts: PodOptions = {}
           : { waiting: { reason: 'ContainerCreating' } };
   const ownerRefs = ownerReferences(opts.owner);
   return {
-    metadata: { namespace, name, labels: opts.labels ?? {}, ...(ownerRefs ? { ownerReferences: ownerRefs } : {}) },
+    metadata: { namespace, name, labels: opts.labels ?? {}, ...(opts.annotations ? { annotations: opts.annotations } : {}), ...(ownerRefs ? { ownerReferences: ownerRefs } : {}) },
     spec: {
       nodeName: phase === 'Pending' ? undefined : 'node-1',
       restartPolicy: opts.owner?.kind === 'Job' ? 'Never' : 'Always',

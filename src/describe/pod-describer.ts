@@ -45,6 +45,12 @@ export function describePod(pod: KubeObject): DescribeWriter {
   }
   w.line(0, 'Containers:');
   writeContainers(w, arr(spec.containers), arr(status.containerStatuses));
+  // As kubectl describe: ephemeral (debug) containers after the regular ones, with their state.
+  const ephemeralContainers = arr(spec.ephemeralContainers);
+  if (ephemeralContainers.length > 0) {
+    w.line(0, 'Ephemeral Containers:');
+    writeContainers(w, ephemeralContainers, arr(status.ephemeralContainerStatuses));
+  }
 
   const conditions = arr(status.conditions);
   if (conditions.length > 0) {

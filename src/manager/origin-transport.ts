@@ -1,4 +1,4 @@
-import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks } from '../informer/transport';
+import type { KubeTransport, ListResponse, ParseHints, ReadOptions, UpgradedStream, UpgradeRequest, WatchCallbacks, WriteRequest } from '../informer/transport';
 import { isOriginRefusal, type ObjectOrigin, type OriginResolution } from './object-origin';
 
 /**
@@ -54,6 +54,13 @@ export class OriginTransport implements KubeTransport {
     const inner = this.inner();
     if (!inner.upgrade) throw new Error(`the connection to the cluster of ${this.what} cannot open streams`);
     return inner.upgrade(request, signal);
+  }
+
+  /** A write that belongs to the stream (a debug container's patch) on the origin's connection of the moment. */
+  async write<T = unknown>(request: WriteRequest, signal: AbortSignal): Promise<T> {
+    const inner = this.inner();
+    if (!inner.write) throw new Error(`the connection to the cluster of ${this.what} cannot write`);
+    return inner.write<T>(request, signal);
   }
 
   async stream(path: string, query: Record<string, string>, signal: AbortSignal, onChunk: (chunk: Buffer) => void, onOpen?: () => void): Promise<void> {

@@ -50,6 +50,27 @@ export class StreamRefused extends Error {
   }
 }
 
+/**
+ * What a terminal drives: a shell over exec (`ShellSession`) or a debug container's attach
+ * (src/debug). Output and the end as they come; `start` rejects in words.
+ * Invariant: `onEnd` fires once; after it (or `dispose`) no stream of the session is open.
+ */
+export interface TerminalSession extends Disposable {
+  /** What runs (after the bash/sh choice; `attach` for a debug container). */
+  readonly command: readonly string[];
+  readonly protocol: string | undefined;
+  readonly open: boolean;
+  /** The container it runs in, when the session chose it (a debug container's generated name). */
+  readonly container?: string;
+  onOutput(listener: (chunk: { stream: 'stdout' | 'stderr'; data: Buffer }) => void): Disposable;
+  onEnd(listener: (end: SessionEnd) => void): Disposable;
+  /** Lines about what happens before the stream opens (a container being added and started). */
+  onProgress?(listener: (line: string) => void): Disposable;
+  start(): Promise<void>;
+  writeStdin(data: string | Buffer): void;
+  resize(columns: number, rows: number): void;
+}
+
 const NOT_FOUND = /executable file not found|no such file or directory|not found/i;
 
 /**
@@ -60,7 +81,7 @@ const NOT_FOUND = /executable file not found|no such file or directory|not found
  * shell's state is gone with its connection): a new one is a new `ShellSession`.
  * Invariant: `onEnd` fires once; after it (or `dispose`) no stream of the session is open.
  */
-export class ShellSession implements Disposable {
+export class ShellSession implements TerminalSession {
   private readonly output = new Emitter<{ stream: 'stdout' | 'stderr'; data: Buffer }>();
   private readonly ends = new Emitter<SessionEnd>();
   private stream: ExecStream | undefined;
@@ -183,28 +204,33 @@ export class ShellSession implements Disposable {
     }
   }
 
-  /** After a drop: is the pod still there, or what replaced it (same name, new uid; or a pod of the same owner). */
-  private async fate(): Promise<PodFate> {
-    const ctl = new AbortController();
-    const timer = this.options.clock.setTimer(() => ctl.abort(new Error('no answer within 10 s')), 10_000);
-    const { namespace, pod } = this.target;
-    try {
-      const now = await this.options.transport.getJson<KubeObject>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}`, {}, ctl.signal).catch((err: unknown) => {
-        if (err instanceof ApiError && err.code === 404) return undefined;
-        throw err;
-      });
-      if (now && (!this.podUid || now.metadata.uid === this.podUid) && !now.metadata.deletionTimestamp) return { kind: 'exists' };
-      if (now && now.metadata.uid !== this.podUid) return { kind: 'replaced', by: pod };
-      const base = pod.replace(/-[a-z0-9]{5}$/, '');
-      if (base === pod) return { kind: 'gone' };
-      const list = await this.options.transport.getJson<{ items?: KubeObject[] }>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, {}, ctl.signal);
-      const successor = (list.items ?? []).filter((p) => p.metadata.name !== pod && (p.metadata.name ?? '').startsWith(`${base}-`) && !p.metadata.deletionTimestamp).sort((a, b) => String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)))[0];
-      return successor ? { kind: 'replaced', by: successor.metadata.name ?? '' } : { kind: 'gone' };
-    } catch (err) {
-      return { kind: 'unknown', why: err instanceof Error ? err.message : String(err) };
-    } finally {
-      timer.cancel();
-    }
+  /** After a drop: is the pod still there, or what replaced it. */
+  private fate(): Promise<PodFate> {
+    return podFate(this.options.transport, this.options.clock, this.target, this.podUid);
+  }
+}
+
+/** After a drop: is the pod still there, or what replaced it (same name, new uid; or a pod of the same owner). */
+export async function podFate(transport: KubeTransport, clock: Clock, target: Pick<ShellTarget, 'namespace' | 'pod'>, podUid: string | undefined): Promise<PodFate> {
+  const ctl = new AbortController();
+  const timer = clock.setTimer(() => ctl.abort(new Error('no answer within 10 s')), 10_000);
+  const { namespace, pod } = target;
+  try {
+    const now = await transport.getJson<KubeObject>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}`, {}, ctl.signal).catch((err: unknown) => {
+      if (err instanceof ApiError && err.code === 404) return undefined;
+      throw err;
+    });
+    if (now && (!podUid || now.metadata.uid === podUid) && !now.metadata.deletionTimestamp) return { kind: 'exists' };
+    if (now && now.metadata.uid !== podUid) return { kind: 'replaced', by: pod };
+    const base = pod.replace(/-[a-z0-9]{5}$/, '');
+    if (base === pod) return { kind: 'gone' };
+    const list = await transport.getJson<{ items?: KubeObject[] }>(`/api/v1/namespaces/${encodeURIComponent(namespace)}/pods`, {}, ctl.signal);
+    const successor = (list.items ?? []).filter((p) => p.metadata.name !== pod && (p.metadata.name ?? '').startsWith(`${base}-`) && !p.metadata.deletionTimestamp).sort((a, b) => String(b.metadata.creationTimestamp).localeCompare(String(a.metadata.creationTimestamp)))[0];
+    return successor ? { kind: 'replaced', by: successor.metadata.name ?? '' } : { kind: 'gone' };
+  } catch (err) {
+    return { kind: 'unknown', why: err instanceof Error ? err.message : String(err) };
+  } finally {
+    timer.cancel();
   }
 }
 

@@ -125,6 +125,27 @@ describe('describe: Pod', () => {
     assert.doesNotMatch(text, /last-applied-configuration/);
   });
 
+  it('X15 lists the ephemeral (debug) containers after the containers, with their state, as kubectl describe does', () => {
+    const pod = structuredClone(webPod) as unknown as { spec: Record<string, unknown>; status: Record<string, unknown> };
+    pod.spec.ephemeralContainers = [
+      { name: 'debugger-x7kq2', image: 'busybox', targetContainerName: 'web', stdin: true, tty: true, terminationMessagePolicy: 'File' },
+      { name: 'debugger-b4n9z', image: 'nicolaka/netshoot', stdin: true, tty: true },
+    ];
+    pod.status.ephemeralContainerStatuses = [
+      { name: 'debugger-x7kq2', ready: false, restartCount: 0, containerID: 'containerd://e1', image: 'docker.io/library/busybox:latest', imageID: 'docker.io/library/busybox@sha256:89ab', state: { running: { startedAt: '2026-11-22T05:59:30Z' } } },
+      { name: 'debugger-b4n9z', ready: false, restartCount: 0, image: 'nicolaka/netshoot', imageID: '', state: { waiting: { reason: 'ContainerCreating' } } },
+    ];
+    const { text } = describeObject(pod as unknown as KubeObject, { kind: 'Pod', apiVersion: 'v1', now, events: [] });
+    const lines = text.split('\n');
+    const order = ['Containers:', '  web:', '  sidecar:', 'Ephemeral Containers:', '  debugger-x7kq2:', '    Container ID:   containerd://e1', '    Image:          busybox', '    State:          Running', '      Started:', '    Ready:          False', '  debugger-b4n9z:', '    Image:          nicolaka/netshoot', '    State:          Waiting', '      Reason:       ContainerCreating', 'Conditions:'];
+    let at = 0;
+    for (const want of order) {
+      const found = lines.findIndex((l, i) => i >= at && l.startsWith(want));
+      assert.ok(found >= 0, `"${want}" after line ${at} in\n${text}`);
+      at = found + 1;
+    }
+  });
+
   it('links the controller, the node, the ConfigMap and the claim to their descriptions', () => {
     const { text, links } = describeObject(webPod, { kind: 'Pod', apiVersion: 'v1', now, events: [] });
     const lines = text.split('\n');

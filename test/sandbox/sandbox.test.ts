@@ -9,7 +9,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { KubeObject, TimedLifecycleEvent } from '../../src/informer';
-import { WatchManager, type WatchEntry } from '../../src/manager';
+import { OriginTransport, WatchManager, type WatchEntry } from '../../src/manager';
+import { systemClock } from '../../src/base';
+import { DebugSession } from '../../src/debug';
 import { SANDBOX_LINES, SandboxProcess, groupLeftAfter, refused } from './sandbox-process';
 
 const RESOURCES = ['pods', 'deployments.apps', 'replicasets.apps', 'configmaps', 'widgets.example.com'];
@@ -75,6 +77,27 @@ describe('sandbox: npm start -- --no-vscode', function () {
     assert.equal(entry('widgets.example.com').type?.kind, 'Widget');
     assert.ok(keys(list('configmaps')).includes('shop/web-config'));
     await sandbox.waitFor(SANDBOX_LINES.watching, 10_000); // the sandbox noticed its client
+
+    // X15 in the sandbox: the distroless pod has no shell; Debug Pod adds a container that answers.
+    const signer = pods.find((p) => p.metadata.name === 'signer')!;
+    assert.ok(signer, 'the distroless pod payments/signer');
+    const podsEntry = entry('pods');
+    const debug = new DebugSession({
+      transport: new OriginTransport(m.originOf(podsEntry.id, signer), (o) => m.resolveOrigin(o), 'payments/signer'),
+      clock: systemClock,
+      watch: (request) => m.watchAdHoc({ spec: m.contextSpecOf(podsEntry.id)!, ...request }),
+      pod: signer,
+      request: { image: 'busybox', target: 'main' },
+    });
+    try {
+      let typed = '';
+      debug.onOutput((c) => (typed += c.data.toString('utf8')));
+      await debug.start();
+      debug.writeStdin('echo signer-$((6*7))\n');
+      await until('the debug container answers', () => typed, (t) => /signer-42/.test(t));
+    } finally {
+      debug.dispose();
+    }
 
     // A fault typed in the terminal: announced, then every watch expires and relists.
     const mark = sandbox.mark;

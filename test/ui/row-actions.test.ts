@@ -70,7 +70,7 @@ describe('Row actions: only what you may do, and the state of a write, on the tr
     model.present(row('pods', 'web-1')!);
     // U07: the streams (Port Forward; Open Shell and Run Command on a pod) are offered from the same reviews.
     await until(
-      () => model.present(node).contextValue === 'object.workload @scale @restart @undo @delete @forward' && model.present(row('pods', 'web-1')!).contextValue === 'object.pod @delete @forward @shell',
+      () => model.present(node).contextValue === 'object.workload @scale @restart @undo @delete @forward' && model.present(row('pods', 'web-1')!).contextValue === 'object.pod @delete @forward @shell @debug',
       () => `the rows drawn again with the answers: ${model.present(node).contextValue}; ${model.present(row('pods', 'web-1')!).contextValue}`,
     );
     const asked = server.requests.filter((r) => r.path.endsWith('/selfsubjectaccessreviews')).length;

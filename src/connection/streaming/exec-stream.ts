@@ -15,6 +15,15 @@ export interface ExecRequest {
   readonly stdin: boolean;
 }
 
+/** Which container's process to attach to, as `kubectl attach` asks for it. */
+export interface AttachRequest {
+  readonly namespace: string;
+  readonly pod: string;
+  readonly container: string;
+  readonly tty: boolean;
+  readonly stdin: boolean;
+}
+
 /** How a command ended, from the status the server sends on channel 3. */
 export interface ExecResult {
   /** The exit code when the command ran (0 on success). */
@@ -61,6 +70,18 @@ export class ExecStream implements Disposable {
       tty: String(request.tty),
     };
     if (request.container) query.container = request.container;
+    const ws = await transport.upgrade({ path, query, protocols: [V5_BINARY, V4_BINARY, V4_BASE64] }, signal);
+    return new ExecStream(ws);
+  }
+
+  /**
+   * `attach` to a container's own process (a debug container's shell), as `kubectl attach` asks
+   * for it: the same channels as exec, no command; detaching leaves the process running.
+   */
+  static async attach(transport: KubeTransport, request: AttachRequest, signal: AbortSignal): Promise<ExecStream> {
+    if (!transport.upgrade) throw new Error('this connection cannot attach to containers');
+    const path = `/api/v1/namespaces/${encodeURIComponent(request.namespace)}/pods/${encodeURIComponent(request.pod)}/attach`;
+    const query: Record<string, string> = { container: request.container, stdin: String(request.stdin), stdout: 'true', stderr: String(!request.tty), tty: String(request.tty) };
     const ws = await transport.upgrade({ path, query, protocols: [V5_BINARY, V4_BINARY, V4_BASE64] }, signal);
     return new ExecStream(ws);
   }

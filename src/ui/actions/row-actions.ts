@@ -25,12 +25,12 @@ export function actionToken(id: ActionId | StreamId): string {
 /** Kinds whose rows offer a port-forward (to the pod, or to a pod the Service or workload selects). */
 const FORWARDABLE = new Set(['Pod', 'Service', 'Deployment', 'StatefulSet', 'ReplicaSet', 'DaemonSet']);
 
-/** The streams a row's object could offer, permissions aside: a shell into a Pod, a forward to a Pod, Service or workload. */
+/** The streams a row's object could offer, permissions aside: a shell into a Pod and a debug container in it, a forward to a Pod, Service or workload. */
 function applicableStreams(target: ActionTarget): StreamId[] {
   const kind = target.type.kind;
   const core = target.type.group === '' || target.type.group === 'apps';
   if (!core || !FORWARDABLE.has(kind)) return [];
-  return kind === 'Pod' ? ['forward', 'shell'] : ['forward'];
+  return kind === 'Pod' ? ['forward', 'shell', 'debug'] : ['forward'];
 }
 
 /** The object of a row as an action target; undefined when its watch is gone or its type unknown. */

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
 import type { KubeTransport } from '../../informer';
-import { streamRefusalWords } from '../../actions';
-import { ShellSession, StreamRefused, type SessionEnd, type ShellTarget } from '../../shell';
+import { streamRefusalWords, type StreamId } from '../../actions';
+import { ShellSession, StreamRefused, type SessionEnd, type ShellTarget, type TerminalSession } from '../../shell';
 import { sessionEndText, sessionHeader } from '../../ui/shell/session-text';
 
 export interface ShellTerminalOptions {
@@ -13,6 +13,10 @@ export interface ShellTerminalOptions {
   /** The kubeconfig user, for the words of a refusal; never a credential. */
   readonly user?: string;
   readonly onClosed: () => void;
+  /** Another kind of session than a shell over exec (a debug container's attach); default a ShellSession. */
+  readonly session?: (size: { columns: number; rows: number } | undefined) => TerminalSession;
+  /** Which stream a refusal names; default `shell`. */
+  readonly stream?: StreamId;
 }
 
 /**
@@ -26,7 +30,7 @@ export class ShellTerminal implements vscode.Pseudoterminal {
   private readonly closer = new vscode.EventEmitter<number | void>();
   readonly onDidWrite = this.writer.event;
   readonly onDidClose = this.closer.event;
-  private session: ShellSession | undefined;
+  private session: TerminalSession | undefined;
   private size: { columns: number; rows: number } | undefined;
   private waitingForEnter = false;
   private closed = false;
@@ -75,8 +79,10 @@ export class ShellTerminal implements vscode.Pseudoterminal {
 
   private async begin(): Promise<void> {
     const interactive = !this.options.command;
-    const session = new ShellSession(this.target, { transport: this.options.transport, clock: this.options.clock, tty: interactive, command: this.options.command, initialSize: this.size });
+    const session: TerminalSession = this.options.session?.(this.size) ?? new ShellSession(this.target, { transport: this.options.transport, clock: this.options.clock, tty: interactive, command: this.options.command, initialSize: this.size });
     this.session = session;
+    // What happens before the stream opens (a debug container added, waiting for it), dimmed.
+    session.onProgress?.((line) => !this.closed && this.writer.fire(`\x1b[2m${line}\x1b[0m\r\n`));
     // Output that comes before the header (a shell's first prompt) waits for it.
     let held: string[] | undefined = [];
     const write = (text: string) => (held ? held.push(text) : this.writer.fire(text));
@@ -92,9 +98,11 @@ export class ShellTerminal implements vscode.Pseudoterminal {
       held = undefined;
       if (this.closed) return;
       // Refused by the access rules: final, said once, with who can grant it; no offer to try again.
-      const words = err instanceof StreamRefused ? streamRefusalWords('shell', err.namespace, err.serverMessage, this.options.user) : err instanceof Error ? err.message : String(err);
+      const words = err instanceof StreamRefused ? streamRefusalWords(this.options.stream ?? 'shell', err.namespace, err.serverMessage, this.options.user) : err instanceof Error ? err.message : String(err);
       this.writer.fire(`\x1b[31m${words}\x1b[0m\r\n`);
-      if (interactive && !(err instanceof StreamRefused)) this.offerNew();
+      // Final errors (RBAC; a debug target that moved, a cluster without the feature) are not offered again.
+      const final = err instanceof StreamRefused || (err as { final?: unknown } | undefined)?.final === true;
+      if (interactive && !final) this.offerNew();
       return;
     }
     if (this.closed) return session.dispose();
@@ -102,12 +110,12 @@ export class ShellTerminal implements vscode.Pseudoterminal {
     held = undefined;
   }
 
-  private flush(held: string[], session: ShellSession): void {
-    this.writer.fire(sessionHeader(this.target.namespace, this.target.pod, this.target.container, session.command, session.protocol));
+  private flush(held: string[], session: TerminalSession): void {
+    this.writer.fire(sessionHeader(this.target.namespace, this.target.pod, session.container ?? this.target.container, session.command, session.protocol));
     for (const text of held.splice(0)) this.writer.fire(text);
   }
 
-  private ended(session: ShellSession, end: SessionEnd): void {
+  private ended(session: TerminalSession, end: SessionEnd): void {
     if (this.closed || this.session !== session) return;
     this.session = undefined;
     const interactive = !this.options.command;

@@ -48,6 +48,7 @@ import { parseFieldSelector } from './selectors';
 import { PodLogs, type PodForLogs } from './pod-logs';
 import { reshapeList, sendStalled } from './shaped-responses';
 import { PodStreams } from './pod-streams';
+import { EphemeralContainers } from './ephemeral-containers';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
 import { registerActionWrites } from './action-writes';
@@ -95,6 +96,8 @@ export class FakeApiServer {
   readonly podLogs = new PodLogs();
   /** Port-forward and exec (`pods/NAME/portforward`, `pods/NAME/exec` over WebSocket): pod-streams.ts. */
   readonly podStreams: PodStreams;
+  /** `pods/NAME/ephemeralcontainers` and the kubelet that starts them (ephemeral-containers.ts). */
+  readonly ephemeral: EphemeralContainers;
   /** Writes (writes.ts): create, update, patches, apply and dryRun built in; `writes.use(handler)` adds more. */
   readonly writes: WriteRoutes;
   /** Who may do what (access-policy.ts): everything until set; answers access reviews and refuses with RBAC's 403. */
@@ -137,6 +140,14 @@ export class FakeApiServer {
     }
     this.connections.attach(this.server);
     this.podStreams = new PodStreams(this.server, { pod: (ns, name) => this.get('pods', ns, name), token: () => this.token, record: (r) => this.requests.push(r), onChange: (l) => this.onChange(l), refusal: (a) => (this.access.decide(a).allowed ? undefined : this.access.forbidden(a)) });
+    this.ephemeral = new EphemeralContainers({
+      onChange: (l) => this.onChange(l),
+      get: (ns, name) => this.get('pods', ns, name),
+      writeStatus: (pod) => void this.update('pods', pod),
+      startContainer: (pod, container, onExit) => this.podStreams.startContainer(pod, container, onExit),
+      timers: this.pendingTimers,
+    });
+    this.writes.use(this.ephemeral.writes);
   }
 
   /** Starts a server listening on 127.0.0.1. */
@@ -559,6 +570,11 @@ export class FakeApiServer {
       const refused = this.podLogs.serve(res, pod as unknown as PodForLogs, query, () => this.connections.reset(req.socket));
       if (refused) sendJson(req, res, query, refused.code, refused);
       return;
+    }
+    if (def && def.group === '' && def.resource === 'pods' && route.subresource === 'ephemeralcontainers' && route.namespace !== undefined && route.name !== undefined && this.ephemeral.supported) {
+      const pod = this.store.peek(qualifiedName(def), objectKey(route.namespace, route.name));
+      if (!pod) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name));
+      return sendJson(req, res, query, 200, withTypeMeta(def, pod));
     }
     if (!def || (route.namespace !== undefined && !def.namespaced) || route.subresource !== undefined) {
       return sendJson(req, res, query, 404, status.resourceNotFound());

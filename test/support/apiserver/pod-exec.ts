@@ -50,10 +50,15 @@ export class PodScratch {
   }
 }
 
-/** Why `command` cannot start in a pod that has (or lacks) bash; undefined when it can. */
-export function refusal(command: readonly string[], hasBash: boolean): string | undefined {
+/**
+ * Why `command` cannot start in a pod that has (or lacks) bash; undefined when it can. A
+ * distroless image (annotation `kube-watch.test/distroless: "true"`) has no shell and no tools:
+ * nothing can be run in it (a debug container can).
+ */
+export function refusal(command: readonly string[], hasBash: boolean, distroless = false): string | undefined {
   const cmd = command[0];
   if (!cmd) return 'you must specify at least one command for the container';
+  if (distroless) return NOT_FOUND(cmd);
   const base = cmd.split('/').pop()!;
   if (base === 'bash' && !hasBash) return NOT_FOUND(cmd);
   if (isAbsolute(cmd)) return executable(cmd) ? undefined : NOT_FOUND(cmd);

@@ -1,5 +1,5 @@
 /**
- * Port-forward and exec as kube-apiserver 1.34 serves them over WebSocket (the kubelet's
+ * Port-forward, exec and attach as kube-apiserver 1.34 serves them over WebSocket (the kubelet's
  * streaming server behind it): `GET .../pods/NAME/portforward?ports=N` and
  * `GET .../pods/NAME/exec?command=…&stdin=…&stdout=…&stderr=…&tty=…[&container=…]` with an
  * `Upgrade: websocket`. Subprotocols as the kubelet offers them: port-forward `v4.channel.k8s.io`
@@ -7,6 +7,11 @@
  * channel 1 carries the error text), exec `v5.channel.k8s.io` (unless `offerV5` is off, as on
  * servers before 1.30), `v4.channel.k8s.io`, `v4.base64.channel.k8s.io` (channel 3 the final
  * Status, 4 resize, v5's channel 255 closes stdin).
+ *
+ * `GET .../pods/NAME/attach?container=…&stdin=…&stdout=…&stderr=…&tty=…` joins the container's
+ * own running process (an ephemeral container the simulated kubelet started: `startContainer`),
+ * on the same channels as exec; a container the pod does not have is a 400 before the upgrade,
+ * one that is not running ends the stream with a Failure status; detaching leaves it running.
  *
  * Authorization runs first, as the API server's does: no token 403, a wrong one 401, RBAC's 403
  * where the server's access policy refuses `get` on the subresource (as 1.34.9 authorizes the upgrade) (`server.access`), or
@@ -21,12 +26,22 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { baseHeaders } from './responses';
 import { failure, unauthorized, type StatusJson } from './status';
 import { declaredPorts, PodPorts } from './pod-ports';
-import { PodScratch, refusal, startProcess } from './pod-exec';
+import { PodScratch, refusal, startProcess, type PodProcess } from './pod-exec';
 import type { KubeObjectJson, RequestRecord } from './types';
 import type { HistoryEvent } from './store';
 import type { AccessAttributes } from './access-policy';
 
-type StreamKind = 'portforward' | 'exec';
+type StreamKind = 'portforward' | 'exec' | 'attach';
+
+/** A container's own process (an ephemeral container the kubelet started): attach connects to it. */
+interface ContainerProcess {
+  readonly proc: PodProcess;
+  readonly podUid: string;
+  /** The attached streams' output handlers. */
+  readonly attached: Set<(data: Buffer) => void>;
+  /** The attached streams' ends (the process exited: its status). */
+  readonly ends: Set<(code: number) => void>;
+}
 
 /** What the streams need of the API server. */
 export interface PodStreamsHost {
@@ -47,7 +62,7 @@ interface OpenStream {
   readonly cleanup: () => void;
 }
 
-const PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(portforward|exec)$/;
+const PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/(portforward|exec|attach)$/;
 
 export class PodStreams {
   readonly ports = new PodPorts();
@@ -61,7 +76,9 @@ export class PodStreams {
   /** Every resize an exec stream received, in order. */
   readonly resizes: Array<{ pod: string; width: number; height: number }> = [];
   /** Streams opened so far, by kind. */
-  readonly opened = { portforward: 0, exec: 0 };
+  readonly opened = { portforward: 0, exec: 0, attach: 0 };
+  /** The containers' own processes (ephemeral containers), by `podUid/container`. */
+  private readonly containers = new Map<string, ContainerProcess>();
 
   constructor(
     server: http.Server | import('node:http2').Http2SecureServer,
@@ -112,6 +129,8 @@ export class PodStreams {
       s.socket.destroy();
       s.cleanup();
     }
+    for (const c of [...this.containers.values()]) c.proc.kill();
+    this.containers.clear();
     this.ports.stopAll();
     this.scratch.removeAll();
   }
@@ -121,12 +140,16 @@ export class PodStreams {
       s.ws.terminate();
       s.cleanup();
     }
+    for (const [key, c] of [...this.containers]) if (c.podUid === uid) {
+      this.containers.delete(key);
+      c.proc.kill();
+    }
     this.ports.stopPod(uid);
     this.scratch.remove(uid);
   }
 
   private choose(offered: Set<string>): string | false {
-    const supported = this.offering === 'exec' ? [...(this.offerV5 ? ['v5.channel.k8s.io'] : []), 'v4.channel.k8s.io', 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'base64.channel.k8s.io'] : ['v4.channel.k8s.io', 'v4.base64.channel.k8s.io'];
+    const supported = this.offering !== 'portforward' ? [...(this.offerV5 ? ['v5.channel.k8s.io'] : []), 'v4.channel.k8s.io', 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'base64.channel.k8s.io'] : ['v4.channel.k8s.io', 'v4.base64.channel.k8s.io'];
     for (const p of offered) if (supported.includes(p)) return p;
     return false;
   }
@@ -157,11 +180,14 @@ export class PodStreams {
     if (!pod) return refuse(failure(404, 'NotFound', `pods "${name}" not found`, { name, kind: 'pods' }));
     if (kind === 'portforward' && !url.searchParams.get('ports')) return refuse(failure(400, 'BadRequest', 'query parameter "port" is required', {}));
     if (kind === 'exec' && url.searchParams.getAll('command').length === 0) return refuse(failure(400, 'BadRequest', 'you must specify at least one command for the container', {}));
+    const container = url.searchParams.get('container') ?? '';
+    if (kind === 'attach' && !containerNames(pod).includes(container)) return refuse(failure(400, 'BadRequest', `container ${container} is not valid for pod ${name}`, {}));
     this.offering = kind;
     record.status = 101;
     this.wss.handleUpgrade(req, socket, head, (ws) => {
       this.opened[kind]++;
       if (kind === 'portforward') this.portForward(ws, socket, pod, Number(url.searchParams.get('ports')));
+      else if (kind === 'attach') this.attach(ws, socket, pod, container);
       else this.exec(ws, socket, pod, url.searchParams);
     });
   }
@@ -244,7 +270,7 @@ export class PodStreams {
       ws.send(frame(3, Buffer.from(JSON.stringify(v4 ? s : { message: (s as { message?: string }).message ?? '' }))));
       ws.close(1000);
     };
-    const refused = refusal(command, annotations['kube-watch.test/bash'] === 'true');
+    const refused = refusal(command, annotations['kube-watch.test/bash'] === 'true', annotations['kube-watch.test/distroless'] === 'true');
     if (refused) {
       this.track('exec', ws, socket, pod, () => undefined);
       return status({ metadata: {}, status: 'Failure', message: refused, reason: 'InternalError', details: { causes: [{ message: refused }] }, code: 500 });
@@ -276,4 +302,83 @@ export class PodStreams {
       }
     });
   }
+
+  /**
+   * Starts a container's own process, as the kubelet starts an ephemeral container: a shell (its
+   * image's; `sh` here) with the container's TTY and stdin, in the pod's scratch directory.
+   * `onExit` runs with the exit code when it ends (not when the pod is deleted or the server closes).
+   */
+  startContainer(pod: KubeObjectJson, container: { name?: string; tty?: unknown; stdin?: unknown; command?: unknown }, onExit: (code: number) => void): void {
+    const uid = String(pod.metadata.uid);
+    const key = `${uid}/${String(container.name)}`;
+    if (this.containers.has(key)) return;
+    const command = Array.isArray(container.command) && container.command.length > 0 ? container.command.map(String) : ['sh'];
+    const proc = startProcess({ command, tty: container.tty === true, stdin: container.stdin === true }, this.scratch.dirOf(uid, String(pod.metadata.name)));
+    const entry: ContainerProcess = { proc, podUid: uid, attached: new Set(), ends: new Set() };
+    this.containers.set(key, entry);
+    const deliver = (d: Buffer) => {
+      for (const a of entry.attached) a(d);
+    };
+    proc.child.stdout?.on('data', deliver);
+    proc.child.stderr?.on('data', deliver);
+    proc.child.on('close', (code, signal) => {
+      const exit = code ?? (signal ? 137 : 1);
+      const own = this.containers.get(key) === entry;
+      this.containers.delete(key);
+      for (const end of [...entry.ends]) end(exit);
+      if (own) onExit(exit);
+    });
+  }
+
+  /** Containers whose own process runs now (`podUid/name`). */
+  runningContainers(): string[] {
+    return [...this.containers.keys()];
+  }
+
+  /** `attach`: the stream joins the container's running process (its output, its stdin, its terminal size). */
+  private attach(ws: WebSocket, socket: Duplex, pod: KubeObjectJson, container: string): void {
+    const base64 = ws.protocol.includes('base64');
+    const frame = (ch: number, data: Buffer) => (base64 ? `${ch}${data.toString('base64')}` : Buffer.concat([Buffer.of(ch), data]));
+    const status = (s: object) => {
+      if (ws.readyState !== ws.OPEN) return;
+      ws.send(frame(3, Buffer.from(JSON.stringify(s))));
+      ws.close(1000);
+    };
+    const target = this.containers.get(`${String(pod.metadata.uid)}/${container}`);
+    if (!target) {
+      this.track('attach', ws, socket, pod, () => undefined);
+      return status({ metadata: {}, status: 'Failure', message: `container ${container} not found in pod ${String(pod.metadata.name)} (it is not running)`, reason: 'InternalError', code: 500 });
+    }
+    const out = (d: Buffer) => ws.readyState === ws.OPEN && ws.send(frame(1, d));
+    const end = (exit: number) =>
+      status(exit === 0 ? { metadata: {}, status: 'Success' } : { metadata: {}, status: 'Failure', message: `command terminated with non-zero exit code: exit code ${exit}`, reason: 'NonZeroExitCode', details: { causes: [{ reason: 'ExitCode', message: String(exit) }] } });
+    target.attached.add(out);
+    target.ends.add(end);
+    // Detaching leaves the container running, as on a real kubelet.
+    this.track('attach', ws, socket, pod, () => {
+      target.attached.delete(out);
+      target.ends.delete(end);
+    });
+    ws.send(frame(1, Buffer.alloc(0)));
+    ws.on('message', (m: Buffer, isBinary: boolean) => {
+      const ch = isBinary ? m[0] : m[0] - 48;
+      const data = isBinary ? m.subarray(1) : Buffer.from(m.toString('latin1').slice(1), 'base64');
+      if (ch === 0) target.proc.write(data);
+      else if (ch === 4) {
+        try {
+          const size = JSON.parse(data.toString('utf8')) as { Width: number; Height: number };
+          this.resizes.push({ pod: String(pod.metadata.name), width: size.Width, height: size.Height });
+          target.proc.resize(size.Width, size.Height);
+        } catch {
+          // a malformed resize is ignored, as the kubelet does
+        }
+      }
+    });
+  }
+}
+
+/** Every container name of a pod: regular, init and ephemeral. */
+function containerNames(pod: KubeObjectJson): string[] {
+  const spec = (pod.spec ?? {}) as Record<string, Array<{ name?: string }> | undefined>;
+  return [...(spec.containers ?? []), ...(spec.initContainers ?? []), ...(spec.ephemeralContainers ?? [])].map((c) => String(c.name));
 }

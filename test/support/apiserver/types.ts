@@ -169,6 +169,9 @@ export interface RequestRecord {
   clientCert?: string;
   /** The protocol the request came over. */
   protocol?: 'h2' | 'http/1.1';
+  /** A write's body as it arrived (UTF-8) and its Content-Type, for tests that assert what a client sent. */
+  body?: string;
+  contentType?: string;
 }
 
 /** A watch event as written on the wire. */

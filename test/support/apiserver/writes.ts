@@ -87,7 +87,10 @@ export class WriteRoutes {
     req.on('end', () => {
       if (refused) return;
       try {
-        this.dispatch(req, res, route, record, Buffer.concat(chunks, size), answer);
+        const body = Buffer.concat(chunks, size);
+        record.body = body.toString('utf8');
+        record.contentType = String(req.headers['content-type'] ?? '');
+        this.dispatch(req, res, route, record, body, answer);
       } catch (err) {
         answer(500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Internal error occurred: ${(err as Error).message}`, reason: 'InternalError', code: 500 });
       }

@@ -19,6 +19,7 @@ import { registerPodLogs, type PodLogsRegistration } from './vscode/pod-logs';
 import { withForwardBands } from './port-forward';
 import { registerPortForwards, type PortForwardsRegistration } from './vscode/port-forward/port-forward-commands';
 import { registerShells, type ShellsRegistration } from './vscode/shell/shell-commands';
+import { registerContainerFiles } from './vscode/container-files/files-commands';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -110,6 +111,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     portForwards,
     bands,
     shells,
+    registerContainerFiles(manager),
     recorder,
     catchUp,
     health,

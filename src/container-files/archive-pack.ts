@@ -67,6 +67,7 @@ export async function* packUpload(items: readonly UploadItem[], onProgress?: (by
   const archive = pack();
   let packed = 0;
   let reading: fs.ReadStream | undefined;
+  const closed = new Promise<void>((resolve) => archive.once('close', () => resolve()));
   const produce = async () => {
     for (const item of items) {
       const header = { name: item.name, mode: item.mode, mtime: item.mtime };
@@ -83,7 +84,7 @@ export async function* packUpload(items: readonly UploadItem[], onProgress?: (by
             sent += part.length;
             packed += part.length;
             if (archive.destroyed) return;
-            if (!sink.write(part)) await new Promise<void>((resolve) => (sink.once('drain', () => resolve()), archive.once('close', () => resolve())));
+            if (!sink.write(part)) await Promise.race([new Promise<void>((resolve) => sink.once('drain', () => resolve())), closed]);
           }
           if (sent !== item.size) throw new Error(`${item.localPath} changed while it was uploaded (${sent} of ${item.size} bytes)`);
           sink.end(undefined); // streamx's end takes an optional last chunk

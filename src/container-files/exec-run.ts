@@ -64,6 +64,7 @@ export async function runInContainer(transport: KubeTransport, target: Container
     const s = stream;
     const chunks: Buffer[] = [];
     let stderr = '';
+    let paused = false;
     const ended = new Promise<ExecResult & { dropped?: string }>((resolve) => s.onEnd(resolve));
     const cancelled = new Promise<never>((_, reject) => {
       const stop = () => {
@@ -77,9 +78,14 @@ export async function runInContainer(transport: KubeTransport, target: Container
     s.onOutput(({ stream: which, data }) => {
       if (which === 'stderr') stderr += data.toString('utf8');
       else if (!options.stdout) chunks.push(data);
-      else if (!options.stdout.write(data)) {
+      else if (!options.stdout.write(data) && !paused) {
+        // Frames already received still arrive while paused: one drain waiter is enough.
+        paused = true;
         s.pause();
-        options.stdout.once('drain', () => s.resume());
+        options.stdout.once('drain', () => {
+          paused = false;
+          s.resume();
+        });
       }
     });
     let stdinFailed: Error | undefined;

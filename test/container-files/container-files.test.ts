@@ -31,8 +31,9 @@ describe('container files: browse, read, download and upload through exec (local
   });
 
   async function start(http2: boolean): Promise<StreamsRig> {
-    rig = await StreamsRig.start({ server: { http2 } });
-    return rig;
+    const r = (rig = await StreamsRig.start({ server: { http2 } }));
+    assert.equal(new OriginTransport(r.manager.originOf(r.entryId), (o) => r.manager.resolveOrigin(o), 'the pods').protocol, http2 ? 'h2' : 'http/1.1', 'the connection the exec requests are pinned to');
+    return r;
   }
 
   function filesOf(r: StreamsRig, pod: string, annotations: Record<string, string>): ContainerFiles {

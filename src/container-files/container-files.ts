@@ -76,13 +76,20 @@ export class ContainerFiles {
     const tools = await this.need(signal);
     if (tools.list === 'find') return sortEntries(parseFindOutput(this.check(await this.run(['find', dir, '-mindepth', '1', '-maxdepth', '1', '-printf', FIND_FORMAT], signal), `list ${dir}`).stdout));
     if (tools.list === 'ls') return sortEntries(parseLsOutput(this.check(await this.run(['ls', '-lan', `${dir.replace(/\/+$/, '')}/`], signal), `list ${dir}`).stdout.toString('utf8')));
-    const entries: ContainerEntry[] = [];
-    await this.readArchive(['tar', 'cf', '-', '-C', dir, '.'], `list ${dir}`, signal, (header) => {
-      const parts = header.name.split('/').filter((p) => p && p !== '.');
-      if (parts.length === 1) entries.push(entryOfHeader(parts[0], header));
-      return 'continue';
+    const viaTar = async (command: string[]) => {
+      const entries: ContainerEntry[] = [];
+      await this.readArchive(command, `list ${dir}`, signal, (header) => {
+        const parts = header.name.split('/').filter((p) => p && p !== '.');
+        if (parts.length === 1) entries.push(entryOfHeader(parts[0], header));
+        return 'continue';
+      });
+      return sortEntries(entries);
+    };
+    // Subfolders' contents left out where tar can (GNU and BusyBox with --exclude); else all of it is read and dropped.
+    return viaTar(['tar', 'cf', '-', '--exclude=./*/*', '-C', dir, '.']).catch((err: unknown) => {
+      if (err instanceof FilesError && /exclude|unrecognized|invalid option|unknown option/i.test(err.message)) return viaTar(['tar', 'cf', '-', '-C', dir, '.']);
+      throw err;
     });
-    return sortEntries(entries);
   }
 
   /** One entry (a link is not followed). */
@@ -108,7 +115,7 @@ export class ContainerFiles {
    * A file's bytes, streamed into `sink` when given (else collected and returned), with
    * progress against `size` when the caller knows it.
    */
-  async read(p: string, options: TransferOptions & { sink?: OutputSink; size?: number } = {}): Promise<Buffer> {
+  async read(p: string, options: TransferOptions & { sink?: OutputSink; size?: number } = {}, links = 0): Promise<Buffer> {
     const tools = await this.need(options.signal);
     const chunks: Buffer[] = [];
     let done = 0;
@@ -135,7 +142,11 @@ export class ContainerFiles {
       for await (const chunk of content) if (!counted.write(chunk)) await new Promise<void>((resolve) => counted.once('drain', resolve));
       return 'stop';
     });
-    if (kind === 'symlink' && target) return this.read(target.startsWith('/') ? target : posix.join(posix.dirname(p), target), options);
+    if (kind === 'symlink' && target) {
+      // As the kernel does for cat: a bounded number of links followed, then "too many levels".
+      if (links >= 40) throw new FilesError(`Cannot read ${p} in ${this.where}: too many levels of symbolic links.`);
+      return this.read(target.startsWith('/') ? target : posix.join(posix.dirname(p), target), options, links + 1);
+    }
     if (kind !== 'file') throw new FilesError(`Cannot read ${p} in ${this.where}: it is ${kind === 'directory' ? 'a folder' : 'not a regular file'}.`);
     return Buffer.concat(chunks);
   }

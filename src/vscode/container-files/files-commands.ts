@@ -33,6 +33,7 @@ type Row = vscode.QuickPickItem & { act: () => Promise<void> | void; entry?: Con
 export function registerContainerFiles(manager: BrowseSource): vscode.Disposable {
   const registry = new ContainerFilesRegistry(manager);
   const provider = new ContainerFilesProvider(registry);
+  const pickers = new Set<vscode.QuickPick<Row>>();
 
   const browse = async (arg: unknown) => {
     const ref = await pickContainer(manager, arg);
@@ -50,6 +51,7 @@ export function registerContainerFiles(manager: BrowseSource): vscode.Disposable
 
   const browseFolder = async (files: ContainerFiles, at: ContainerFileRef): Promise<void> => {
     const qp = vscode.window.createQuickPick<Row>();
+    pickers.add(qp);
     qp.ignoreFocusOut = true;
     qp.matchOnDescription = true;
     const { signal, done } = registry.signal();
@@ -112,6 +114,7 @@ export function registerContainerFiles(manager: BrowseSource): vscode.Disposable
     qp.onDidTriggerItemButton((e) => void download(here(current, path.posix.join(current, e.item.entry?.name ?? ''))).catch(report('Download')));
     qp.onDidHide(() => {
       done();
+      pickers.delete(qp);
       qp.dispose();
     });
     qp.show();
@@ -130,6 +133,10 @@ export function registerContainerFiles(manager: BrowseSource): vscode.Disposable
       const picked = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Download Here', title: `Download ${ref.path} from ${containerTitle(ref)} into…` });
       if (!picked?.[0]) return;
       into = picked[0].fsPath;
+      if (fs.existsSync(path.join(into, name))) {
+        const replace = await vscode.window.showWarningMessage(`${path.join(into, name)} exists. Download into it?`, { modal: true, detail: 'Files of the same names in it are replaced; others stay.' }, 'Download');
+        if (replace !== 'Download') return;
+      }
     } else {
       const saveTo = await vscode.window.showSaveDialog({ title: `Download ${ref.path} from ${containerTitle(ref)}`, defaultUri: vscode.Uri.file(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.env.HOME ?? '/', name)) });
       if (!saveTo) return;
@@ -185,6 +192,7 @@ export function registerContainerFiles(manager: BrowseSource): vscode.Disposable
   };
 
   return vscode.Disposable.from(
+    { dispose: () => [...pickers].forEach((qp) => qp.hide()) },
     registry,
     provider,
     vscode.workspace.registerFileSystemProvider(FILES_SCHEME, provider, { isReadonly: true, isCaseSensitive: true }),

@@ -1,4 +1,6 @@
+import { ApiError } from '../base';
 import type { KubeTransport } from '../informer/transport';
+import { streamRefusalWords } from '../actions/stream-access';
 import { ExecStream, type ExecResult } from '../connection/streaming/exec-stream';
 
 /** The container a command runs in. */
@@ -59,7 +61,10 @@ export async function runInContainer(transport: KubeTransport, target: Container
   try {
     if (ctl.signal.aborted) throw new Cancelled(command[0] ?? 'the command');
     stream = await ExecStream.open(transport, { ...target, command, tty: false, stdin: options.stdin !== undefined }, ctl.signal).catch((err: unknown) => {
-      throw ctl.signal.aborted ? new Cancelled(command[0] ?? 'the command') : err;
+      if (ctl.signal.aborted) throw new Cancelled(command[0] ?? 'the command');
+      // RBAC refused pods/exec: the same words as a refused shell (stream-access.ts).
+      if (err instanceof ApiError && err.code === 403) throw new Error(streamRefusalWords('shell', target.namespace, err.message));
+      throw err;
     });
     const s = stream;
     const chunks: Buffer[] = [];

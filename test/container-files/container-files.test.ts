@@ -181,6 +181,10 @@ describe('container files: browse, read, download and upload through exec (local
         assert.ok(seen >= 1 << 20 && seen < 268435456, `${how}: stopped part way (${seen} bytes)`);
         await until(() => r.server.podStreams.openStreams('exec') === 0, () => `${how}: the exec stream closed`);
       }
+      // RBAC refuses pods/exec: said as a refused shell is.
+      r.server.podStreams.forbid('exec');
+      const refused = filesOf(r, 'locked', {});
+      await assert.rejects(refused.tools(), /^Error: Not allowed: .*may not run commands in pods \(pods\/exec\) in namespace shop/);
     });
   }
 });

@@ -20,6 +20,7 @@ import { withForwardBands } from './port-forward';
 import { registerPortForwards, type PortForwardsRegistration } from './vscode/port-forward/port-forward-commands';
 import { registerShells, type ShellsRegistration } from './vscode/shell/shell-commands';
 import { registerDebugPod, type DebugRegistration } from './vscode/shell/debug-commands';
+import { registerContainerFiles } from './vscode/container-files/files-commands';
 import { onDidChangeSettings, readConnectionSettings, readEditorProxy, readHealthWindowMs, readWatchConfig } from './vscode/settings';
 import { registerStatusBar, type StatusBarRegistration } from './vscode/status-bar';
 import { registerTreeView, type TreeViewRegistration } from './vscode/tree-provider';
@@ -114,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     bands,
     shells,
     debugPods,
+    registerContainerFiles(manager),
     recorder,
     catchUp,
     health,

@@ -130,6 +130,7 @@ export interface PodOptions {
   image?: string;
   /** The container's declared ports; the local API server serves each (an HTTP answer with the pod's name) for port-forwards. */
   ports?: Array<{ containerPort: number; name?: string; protocol?: string }>;
+  /** What the simulated image holds (test/support/apiserver/pod-image.ts: its commands, files to browse). */
   annotations?: Record<string, string>;
 }
 
@@ -232,14 +233,15 @@ export class SimulatedCluster {
 
     // monitoring
     this.createWorkload('monitoring', 'prometheus', '6b8d9c7f5', ['h2jrl'], { image: 'quay.io/prometheus/prometheus:v2.53.0' });
-    this.createWorkload('monitoring', 'grafana', '7c9d8f6b5', ['m4x8w'], { image: 'grafana/grafana:11.1.0' });
+    this.createWorkload('monitoring', 'grafana', '7c9d8f6b5', ['m4x8w'], { image: 'grafana/grafana:11.1.0', annotations: { 'kube-watch.test/files': 'true', 'kube-watch.test/commands': 'sh,ls,cat' } });
     this.server.create('configmaps', { metadata: { namespace: 'monitoring', name: 'prometheus-config', labels: { app: 'prometheus' } }, data: { 'prometheus.yml': 'global:\n  scrape_interval: 30s\n' } });
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
     this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
     // A distroless image: no shell, so Open Shell fails and Debug Pod… (an ephemeral container) is the way in.
     this.createPod('payments', 'signer', { labels: { app: 'signer' }, image: 'gcr.io/distroless/static-debian12:nonroot', annotations: { 'kube-watch.test/distroless': 'true' } });
-    this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
+    // Browse Container Files…: postgres-0 has files to browse; grafana's image (no tar) says it cannot copy.
+    this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3', annotations: { 'kube-watch.test/files': 'true' } });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
     this.createEvent('payments', 'ledger', 'Deployment', 'ScalingReplicaSet', 'Scaled up replica set ledger-6d5f7c8b9 to 2', 'Normal', { lastSeenAgoMs: 15 * 60_000 });
@@ -311,7 +313,7 @@ export class SimulatedCluster {
    * A Deployment with its ReplicaSet `<name>-<hash>` and one Pod per suffix, owned the way the
    * controllers own them; `crashing` suffixes are in CrashLoopBackOff, the others Running.
    */
-  createWorkload(namespace: string, name: string, hash: string, suffixes: string[], opts: { labels?: Record<string, string>; image?: string; crashing?: string[]; ports?: PodOptions['ports'] } = {}): void {
+  createWorkload(namespace: string, name: string, hash: string, suffixes: string[], opts: { labels?: Record<string, string>; image?: string; crashing?: string[]; ports?: PodOptions['ports']; annotations?: PodOptions['annotations'] } = {}): void {
     const labels = opts.labels ?? { app: name };
     const replicas = suffixes.length;
     const available = suffixes.filter((s) => !opts.crashing?.includes(s)).length;
@@ -325,6 +327,7 @@ export class SimulatedCluster {
         owner: { kind: 'ReplicaSet', name: rsName, uid: rs.metadata.uid },
         image: opts.image,
         ports: opts.ports,
+        annotations: opts.annotations,
         ...(crashing ? { phase: 'Running', waitingReason: 'CrashLoopBackOff', restarts: 6 } : {}),
       });
     }

@@ -100,8 +100,24 @@ export class ExecStream implements Disposable {
     return this.ends.on(listener);
   }
 
-  writeStdin(data: Buffer): void {
-    if (!this.ended) this.ws.send(encodeFrame(STDIN, data, this.base64));
+  /** `onWritten` is called once the frame reached the socket (or failed): a sender's back-pressure. */
+  writeStdin(data: Buffer, onWritten?: (err?: Error) => void): void {
+    if (!this.ended) this.ws.send(encodeFrame(STDIN, data, this.base64), onWritten);
+    else onWritten?.(new Error('the command already ended'));
+  }
+
+  /** Bytes handed to `writeStdin` and not yet written to the socket. */
+  get bufferedAmount(): number {
+    return this.ws.bufferedAmount;
+  }
+
+  /** Stops reading output (the receiver cannot take more) until `resume`: the server then waits. */
+  pause(): void {
+    if (!this.ended) this.ws.pause();
+  }
+
+  resume(): void {
+    if (!this.ended) this.ws.resume();
   }
 
   /** v5: tells the server stdin is done (EOF for the command). On v4 there is no such signal. */

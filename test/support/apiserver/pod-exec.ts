@@ -5,12 +5,13 @@
  * that terminal (`stty -F`), which the shell sees as SIGWINCH. The simulated container image has
  * `sh` but no `bash` unless the pod's annotation `kube-watch.test/bash: "true"` says so, so a
  * client that tries bash then sh is seen doing it. A command that is not found is refused as
- * the container runtime refuses it.
+ * the container runtime refuses it. Which commands the image has, and its files: pod-image.ts.
  */
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join } from 'node:path';
+import { hostCommand, imagePath, seedFiles } from './pod-image';
 
 export interface ExecSpec {
   readonly command: readonly string[];
@@ -29,20 +30,29 @@ export interface PodProcess {
 
 const NOT_FOUND = (cmd: string) => `OCI runtime exec failed: exec failed: unable to start container process: exec: "${cmd}": executable file not found in $PATH: unknown`;
 
-/** Scratch directories by pod uid; removed with `removeAll`. */
+/** Scratch directories by pod uid (and their image folders, pod-image.ts); removed with `removeAll`. */
 export class PodScratch {
   private readonly dirs = new Map<string, string>();
 
-  dirOf(uid: string, name: string): string {
+  /** The pod's working directory, seeded with its files (pod-image.ts) when first made. */
+  dirOf(uid: string, name: string, annotations: Record<string, string> = {}): string {
     let dir = this.dirs.get(uid);
-    if (!dir) this.dirs.set(uid, (dir = mkdtempSync(join(tmpdir(), `kube-watch-pod-${name.replace(/[^a-z0-9-]/gi, '')}-`))));
+    if (!dir) {
+      this.dirs.set(uid, (dir = mkdtempSync(join(tmpdir(), `kube-watch-pod-${name.replace(/[^a-z0-9-]/gi, '')}-`))));
+      seedFiles(annotations, dir);
+    }
     return dir;
+  }
+
+  /** The PATH the pod's commands run with (its image's commands). */
+  pathOf(uid: string, name: string, annotations: Record<string, string>): string {
+    return imagePath(annotations, `${this.dirOf(uid, name, annotations)}-image`);
   }
 
   remove(uid: string): void {
     const dir = this.dirs.get(uid);
     this.dirs.delete(uid);
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    if (dir) for (const d of [dir, `${dir}-image`]) rmSync(d, { recursive: true, force: true });
   }
 
   removeAll(): void {
@@ -51,18 +61,18 @@ export class PodScratch {
 }
 
 /**
- * Why `command` cannot start in a pod that has (or lacks) bash; undefined when it can. A
- * distroless image (annotation `kube-watch.test/distroless: "true"`) has no shell and no tools:
- * nothing can be run in it (a debug container can).
+ * Why `command` cannot start in a pod that has (or lacks) bash, on its image's PATH; undefined
+ * when it can. A distroless image (annotation `kube-watch.test/distroless: "true"`) has no shell
+ * and no tools: nothing can be run in it (a debug container can).
  */
-export function refusal(command: readonly string[], hasBash: boolean, distroless = false): string | undefined {
+export function refusal(command: readonly string[], hasBash: boolean, distroless = false, path = process.env.PATH ?? ''): string | undefined {
   const cmd = command[0];
   if (!cmd) return 'you must specify at least one command for the container';
   if (distroless) return NOT_FOUND(cmd);
   const base = cmd.split('/').pop()!;
   if (base === 'bash' && !hasBash) return NOT_FOUND(cmd);
   if (isAbsolute(cmd)) return executable(cmd) ? undefined : NOT_FOUND(cmd);
-  return (process.env.PATH ?? '').split(delimiter).some((d) => d && executable(join(d, cmd))) ? undefined : NOT_FOUND(cmd);
+  return path.split(delimiter).some((d) => d && executable(join(d, cmd))) ? undefined : NOT_FOUND(cmd);
 }
 
 function executable(path: string): boolean {
@@ -76,11 +86,11 @@ function executable(path: string): boolean {
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
-/** Starts `spec.command` in `dir`. */
-export function startProcess(spec: ExecSpec, dir: string): PodProcess {
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, TERM: 'xterm-256color', PS1: '$ ', LANG: 'C.UTF-8' };
+/** Starts `spec.command` in `dir`, finding commands on `path` (the image's). */
+export function startProcess(spec: ExecSpec, dir: string, path = process.env.PATH ?? '/usr/bin:/bin'): PodProcess {
+  const env = { PATH: path, HOME: dir, TERM: 'xterm-256color', PS1: '$ ', LANG: 'C.UTF-8' };
   const child = spec.tty
-    ? spawn('script', ['-qfec', `stty cols 80 rows 24 2>/dev/null; exec ${spec.command.map(shellQuote).join(' ')}`, '/dev/null'], { cwd: dir, env, stdio: 'pipe' })
+    ? spawn(hostCommand('script') ?? 'script', ['-qfec', `stty cols 80 rows 24 2>/dev/null; exec ${spec.command.map(shellQuote).join(' ')}`, '/dev/null'], { cwd: dir, env, stdio: 'pipe' })
     : spawn(spec.command[0], spec.command.slice(1), { cwd: dir, env, stdio: 'pipe' });
   child.stdin?.on('error', () => undefined);
   // A size asked for before the shell's terminal exists is applied before the next input reaches it.

@@ -270,12 +270,14 @@ export class PodStreams {
       ws.send(frame(3, Buffer.from(JSON.stringify(v4 ? s : { message: (s as { message?: string }).message ?? '' }))));
       ws.close(1000);
     };
-    const refused = refusal(command, annotations['kube-watch.test/bash'] === 'true', annotations['kube-watch.test/distroless'] === 'true');
+    const name = String(pod.metadata.name);
+    const path = this.scratch.pathOf(uid, name, annotations);
+    const refused = refusal(command, annotations['kube-watch.test/bash'] === 'true', annotations['kube-watch.test/distroless'] === 'true', path);
     if (refused) {
       this.track('exec', ws, socket, pod, () => undefined);
       return status({ metadata: {}, status: 'Failure', message: refused, reason: 'InternalError', details: { causes: [{ message: refused }] }, code: 500 });
     }
-    const proc = startProcess({ command, tty, stdin: params.get('stdin') === 'true' }, this.scratch.dirOf(uid, String(pod.metadata.name)));
+    const proc = startProcess({ command, tty, stdin: params.get('stdin') === 'true' }, this.scratch.dirOf(uid, name, annotations), path);
     this.track('exec', ws, socket, pod, () => proc.kill());
     ws.send(frame(1, Buffer.alloc(0)));
     proc.child.stdout?.on('data', (d: Buffer) => ws.readyState === ws.OPEN && ws.send(frame(1, d)));

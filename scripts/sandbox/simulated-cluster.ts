@@ -11,7 +11,8 @@
  * - `shop`: Deployments `web` (2) and `api` (1) with their ReplicaSets and Pods (all Running and
  *   ready), a Service and a ConfigMap each, a `blue-widget`;
  * - `monitoring`: Deployments `prometheus` and `grafana` with their ReplicaSets and Pods, a ConfigMap;
- * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff; stuck past its
+ * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff, with the log of
+ *   its crashed run as its previous log; stuck past its
  *   progress deadline, `Progressing=False ProgressDeadlineExceeded`, as its controller marks it), the Pod
  *   `postgres-0` (the one the sandbox deletes and re-creates while the watch is down), a
  *   ConfigMap, a Service, a `gold-widget` still reconciling;
@@ -235,6 +236,7 @@ export class SimulatedCluster {
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
     this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
+    this.crashRun('payments', 'ledger-6d5f7c8b9-z9w4c', Date.now() - 45_000);
     this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
@@ -329,6 +331,26 @@ export class SimulatedCluster {
   /** A Pod with one container `main` in the given phase (default Running and ready). */
   createPod(namespace: string, name: string, opts: PodOptions = {}): KubeObjectJson {
     return this.server.create('pods', podObject(namespace, name, opts));
+  }
+
+  /**
+   * The crash-looping ledger's run ends: it writes how it starts and the panic that ends it (exit
+   * code 1, as its status's `lastState` says), and the kubelet starts it again, so this run becomes
+   * the previous one (`kubectl logs --previous`) and its follow streams end.
+   */
+  crashRun(namespace: string, name: string, at = Date.now(), container = 'main'): void {
+    const lines = [
+      'INFO  ledger 3.2.0 starting: settlement window=15m currency=EUR',
+      'INFO  connecting to postgres at postgres-0.payments.svc:5432',
+      'ERROR could not load settlement state: relation "settlement_batches" does not exist',
+      'panic: settlement state unavailable',
+      'goroutine 1 [running]:',
+      'main.main()',
+      '\t/src/cmd/ledger/main.go:48 +0x1d4',
+      'exit status 1',
+    ];
+    lines.forEach((text, i) => this.server.podLogs.append(namespace, name, container, `${new Date(at + i * 40).toISOString()} ${text}`, at + i * 40));
+    this.server.podLogs.restart(namespace, name, container);
   }
 
   /** Replaces the Pod's status (phase, readiness, restarts); keeps its uid, labels and owner. */
@@ -628,6 +650,7 @@ export class SimulatedCluster {
     if (pod) {
       const restarts = ((pod.status as { containerStatuses?: { restartCount?: number }[] }).containerStatuses?.[0]?.restartCount ?? 0);
       if (step % 10 === 0) {
+        this.crashRun('payments', crasher);
         this.updatePod('payments', crasher, { phase: 'Running', ready: false, restarts: restarts + 1 });
         this.repeatEvent('payments', crasher, 'Pod', 'Started', 'Started container main');
       } else if (step % 10 === 1 && step > 1) {

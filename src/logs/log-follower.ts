@@ -17,9 +17,14 @@ export interface LogTarget {
   readonly previous?: boolean;
   /**
    * Start with the last N lines (`tailLines`, kubectl's `--tail`) instead of the whole log; only
-   * the first stream asks for it, a resumed one starts from `sinceTime` as always.
+   * the first stream asks for it, a resumed one starts from `sinceTime` as always. Infinity: the whole log.
    */
   readonly tailLines?: number;
+  /**
+   * Start with the lines of the last N seconds (`sinceSeconds`, kubectl's `--since`), at least 1;
+   * like `tailLines`, only the first stream asks for it. Both may be given (the server applies both).
+   */
+  readonly sinceSeconds?: number;
 }
 
 /** Where a follower writes. Lines arrive without their timestamp prefix, in order, at most once. */
@@ -126,7 +131,9 @@ export class LogFollower {
       else query.follow = 'true';
       const last = this.deduper.lastTimestampMs;
       const resuming = endedAt !== undefined;
-      if (!everOpened && last === undefined && this.target.tailLines !== undefined) query.tailLines = String(Math.max(0, Math.floor(this.target.tailLines)));
+      const first = !everOpened && last === undefined;
+      if (first && this.target.tailLines !== undefined && Number.isFinite(this.target.tailLines)) query.tailLines = String(Math.max(0, Math.floor(this.target.tailLines)));
+      if (first && this.target.sinceSeconds !== undefined) query.sinceSeconds = String(Math.max(1, Math.floor(this.target.sinceSeconds)));
       if (resuming && last !== undefined) {
         query.sinceTime = sinceTimeFor(last);
         this.deduper.resume();

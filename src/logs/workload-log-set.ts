@@ -66,6 +66,8 @@ export interface WorkloadLogSetOptions {
   readonly maxStreams: number;
   /** Containers already running when the set starts begin with their last N lines (kubectl's `--tail`). */
   readonly tailLines: number;
+  /** When set, every container starts from the lines of the last N seconds (kubectl's `--since`), new pods too. */
+  readonly sinceSeconds?: number;
   readonly backoff?: BackoffOptions;
   readonly silenceMs?: number;
 }
@@ -263,7 +265,7 @@ export class WorkloadLogSet {
     const id: LogStreamId = { pod: streams.name, container, podIndex: streams.index };
     const { namespace } = this.workload;
     const follower = new LogFollower(
-      { namespace, pod: streams.name, container, tailLines },
+      { namespace, pod: streams.name, container, tailLines, sinceSeconds: this.options.sinceSeconds },
       {
         line: (text, timestamp) => {
           if (!this.stopped) this.sink.line(id, text, timestamp);

@@ -236,7 +236,7 @@ export class SimulatedCluster {
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
     this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
-    this.crashRun('payments', 'ledger-6d5f7c8b9-z9w4c', Date.now() - 45_000);
+    this.crashRun('payments', 'ledger-6d5f7c8b9-z9w4c', Date.now() - 45_000, { fresh: true });
     this.createPod('payments', 'postgres-0', { labels: { app: 'postgres', 'statefulset.kubernetes.io/pod-name': 'postgres-0' }, owner: { kind: 'StatefulSet', name: 'postgres' }, image: 'postgres:16.3' });
     this.server.create('services', { metadata: { namespace: 'payments', name: 'ledger', labels: { app: 'ledger' } }, spec: { type: 'ClusterIP', clusterIP: '10.96.40.3', selector: { app: 'ledger' }, ports: [{ port: 8080 }] } });
     this.server.create('configmaps', { metadata: { namespace: 'payments', name: 'ledger-config', labels: { app: 'ledger' } }, data: { CURRENCY: 'EUR', SETTLEMENT_WINDOW: '15m' } });
@@ -334,23 +334,24 @@ export class SimulatedCluster {
   }
 
   /**
-   * The crash-looping ledger's run ends: it writes how it starts and the panic that ends it (exit
-   * code 1, as its status's `lastState` says), and the kubelet starts it again, so this run becomes
-   * the previous one (`kubectl logs --previous`) and its follow streams end.
+   * The crash-looping ledger's run ends: it writes the error and the panic that end it (exit code
+   * 1, as its status's `lastState` says), and the kubelet starts it again, so this run becomes the
+   * previous one (`kubectl logs --previous`) and its follow streams end; the new run writes how it
+   * starts. `fresh`: the run that crashes is written from its start too (the seed).
    */
-  crashRun(namespace: string, name: string, at = Date.now(), container = 'main'): void {
-    const lines = [
-      'INFO  ledger 3.2.0 starting: settlement window=15m currency=EUR',
-      'INFO  connecting to postgres at postgres-0.payments.svc:5432',
-      'ERROR could not load settlement state: relation "settlement_batches" does not exist',
-      'panic: settlement state unavailable',
-      'goroutine 1 [running]:',
-      'main.main()',
-      '\t/src/cmd/ledger/main.go:48 +0x1d4',
-      'exit status 1',
-    ];
-    lines.forEach((text, i) => this.server.podLogs.append(namespace, name, container, `${new Date(at + i * 40).toISOString()} ${text}`, at + i * 40));
+  crashRun(namespace: string, name: string, at = Date.now(), opts: { container?: string; fresh?: boolean } = {}): void {
+    const container = opts.container ?? 'main';
+    let t = at;
+    const write = (texts: readonly string[]) => {
+      for (const text of texts) {
+        this.server.podLogs.append(namespace, name, container, `${new Date(t).toISOString()} ${text}`, t);
+        t += 40;
+      }
+    };
+    if (opts.fresh) write(LEDGER_START);
+    write(LEDGER_CRASH);
     this.server.podLogs.restart(namespace, name, container);
+    write(LEDGER_START);
   }
 
   /** Replaces the Pod's status (phase, readiness, restarts); keeps its uid, labels and owner. */
@@ -764,6 +765,11 @@ function ownerReferences(owner: OwnerRef | undefined): object[] | undefined {
   if (!owner) return undefined;
   return [{ apiVersion: owner.apiVersion ?? 'apps/v1', kind: owner.kind, name: owner.name, ...(owner.uid ? { uid: owner.uid } : {}), controller: true, blockOwnerDeletion: true }];
 }
+
+/** How the ledger starts (each run's first lines). */
+const LEDGER_START = ['INFO  ledger 3.2.0 starting: settlement window=15m currency=EUR', 'INFO  connecting to postgres at postgres-0.payments.svc:5432'];
+/** How its run ends: the error, the panic, exit code 1. */
+const LEDGER_CRASH = ['ERROR could not load settlement state: relation "settlement_batches" does not exist', 'panic: settlement state unavailable', 'goroutine 1 [running]:', 'main.main()', '\t/src/cmd/ledger/main.go:48 +0x1d4', 'exit status 1'];
 
 export function podObject(namespace: string, name: string, opts: PodOptions = {}): KubeObjectJson {
   const phase = opts.phase ?? 'Running';

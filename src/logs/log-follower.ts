@@ -55,10 +55,10 @@ export interface LogFollowerOptions {
   readonly endedForGood?: () => boolean;
 }
 
-/** Answers that retrying cannot change: the pod is gone, or the request names no valid container. */
+/** Answers that retrying cannot change: the pod is gone, the request names no valid container, or its options are invalid (422). */
 function isFinal(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
-  if (err.code === 404) return true;
+  if (err.code === 404 || err.code === 422) return true;
   return err.code === 400 && /must be specified|is not valid for pod|previous terminated container/.test(err.message);
 }
 

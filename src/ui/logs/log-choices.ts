@@ -1,7 +1,7 @@
 /**
- * What "Follow Logs" offers for a Pod: its containers (regular, init, ephemeral), "all
- * containers" when it has several, and the last terminated run (`--previous`) of each container
- * that has one. Pure: read from the Pod object as the informer reports it.
+ * What "Follow Logs" offers for a Pod: first the last terminated run (`--previous`) of each
+ * container that has one, saying how it ended; then "all containers" when it has several; then
+ * its containers (regular, init, ephemeral). Pure: read from the Pod object as the informer reports it.
  */
 
 /** One item of the container picker. */

@@ -55,6 +55,13 @@ export interface LogFollowerOptions {
   readonly endedForGood?: () => boolean;
 }
 
+/**
+ * What a 204 (No Content) to a log request means: the API server has no kubelet to ask, because
+ * the pod is on no node yet (seen on a real 1.34 server). The follower tries again, as the pod may
+ * be scheduled any moment.
+ */
+export const NO_NODE_YET = 'the pod is not on a node yet, so there is no log to read';
+
 /** Answers that retrying cannot change: the pod is gone, the request names no valid container, or its options are invalid (422). */
 function isFinal(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
@@ -172,7 +179,7 @@ export class LogFollower {
           this.sink.marker(`stopped: ${err instanceof ApiError ? err.message : describeError(err)}`);
           return this.finish();
         }
-        if (!(err instanceof AbortedError) && !opened) failure = describeError(err);
+        if (!(err instanceof AbortedError) && !opened) failure = err instanceof ApiError && err.code === 204 ? NO_NODE_YET : describeError(err);
       } finally {
         this.streams--;
         this.clearSilence();

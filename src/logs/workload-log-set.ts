@@ -5,7 +5,7 @@ import type { Clock } from '../base/clock';
 import type { KubeTransport } from '../informer/transport';
 import { containerRunOf } from './continuity';
 import { LogFollower } from './log-follower';
-import { ownedByWorkload, podFinished, readableContainers, type WorkloadRef } from './workload-pods';
+import { containerEndedForGood, ownedByWorkload, podFinished, readableContainers, type WorkloadRef } from './workload-pods';
 
 /**
  * A watch of objects the set reads: the pods of the workload, and for a Deployment its
@@ -287,7 +287,7 @@ export class WorkloadLogSet {
         backoff: this.options.backoff,
         silenceMs: this.options.silenceMs,
         currentRun: () => containerRunOf(streams.pod, container),
-        endedForGood: () => podFinished(streams.pod),
+        endedForGood: () => podFinished(streams.pod) || containerEndedForGood(streams.pod, container),
       },
     );
     streams.followers.set(container, follower);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { ApiError } from '../../src/base/api-error';
-import { containerRunOf } from '../../src/logs';
+import type { KubeObject } from '../../src/informer';
+import { containerEndedForGood, containerRunOf } from '../../src/logs';
 import { LOG_RANGES, logChoicesOf, PodLogScreen, previousRunHeading, WHOLE_LOG, type PodLogRequest } from '../../src/ui/logs';
 import { until } from '../support/until';
 import { assertProtocol, PROTOCOL_CASES, ScreenRecorder, startServer, T0, type ServerRig } from './log-screen-rig';
@@ -36,6 +37,7 @@ function podObject(name: string, opts: { containers?: string[]; init?: string[];
 }
 
 function screenOf(rig: ServerRig, request: PodLogRequest, recorder: ScreenRecorder, range = WHOLE_LOG): PodLogScreen {
+  const pod = () => rig.server.get('pods', request.namespace, request.pod);
   return new PodLogScreen(
     request,
     {
@@ -44,7 +46,8 @@ function screenOf(rig: ServerRig, request: PodLogRequest, recorder: ScreenRecord
       write: recorder.write,
       screenLines: 1000,
       keptLines: 1000,
-      currentRun: (container) => containerRunOf(rig.server.get('pods', request.namespace, request.pod), container),
+      currentRun: (container) => containerRunOf(pod(), container),
+      endedForGood: (container) => containerEndedForGood(pod() as unknown as KubeObject, container),
     },
     range,
   );
@@ -102,7 +105,7 @@ for (const { http2, label, protocol } of PROTOCOL_CASES) {
       await closed(rig, screen);
     });
 
-    it(`X11 ${label}: all containers, init and ephemeral ones included, each line prefixed with its container in a colour of its own`, async () => {
+    it(`X11 ${label}: all containers, init and ephemeral ones included, each line prefixed with its container in a colour of its own; a completed init container's log ends once`, async () => {
       rig.server.create('pods', podObject('multi', { containers: ['app', 'sidecar'], init: ['migrate'], ephemeral: ['debugger'] }));
       const all = logChoicesOf(rig.server.get('pods', 'default', 'multi')).find((c) => c.label === 'All containers');
       assert.ok(all);
@@ -113,7 +116,8 @@ for (const { http2, label, protocol } of PROTOCOL_CASES) {
       const recorder = new ScreenRecorder();
       const screen = screenOf(rig, { namespace: 'default', pod: 'multi', containers: all.containers, previous: false }, recorder);
       screen.start();
-      await until(() => rig.server.podLogs.openStreams === 4, 'a stream per container');
+      // The init container completed: its log is read to its end once, never resumed.
+      await until(() => recorder.rows().includes('── [pod/multi/migrate] the log ended ──') && rig.server.podLogs.openStreams === 3, 'the init container\'s log ended, a stream per other container');
       rig.server.podLogs.append('default', 'multi', 'sidecar', 'proxy ready', T0 + 200);
       rig.server.podLogs.append('default', 'multi', 'debugger', 'sh-5.2# ps', T0 + 300);
       await until(() => recorder.rows().filter((r) => r.startsWith('[pod/')).length === 4, 'four lines');
@@ -124,6 +128,9 @@ for (const { http2, label, protocol } of PROTOCOL_CASES) {
       assert.ok(colours.every((c) => c !== undefined), `every prefix coloured: ${JSON.stringify(colours)}`);
       assert.equal(new Set(colours).size, 4, `a colour per container: ${JSON.stringify(colours)}`);
       assert.deepEqual(logQueries(rig).map((q) => q.container).sort(), ['app', 'debugger', 'migrate', 'sidecar']);
+      // Not waiting to read it again: three streams, each with its silence check, and no backoff.
+      await until(() => screen.activeStreams === 3 && screen.activeTimers === 3, () => `streams ${screen.activeStreams}, timers ${screen.activeTimers}`);
+      assert.equal(logQueries(rig).filter((q) => q.container === 'migrate').length, 1, 'the ended log is read once');
       assert.ok(logQueries(rig).every((q) => q.follow === 'true' && q.timestamps === 'true'));
       assertProtocol(rig, protocol);
       await closed(rig, screen);

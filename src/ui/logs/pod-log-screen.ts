@@ -28,8 +28,11 @@ export interface PodLogScreenOptions extends LogScreenOptions {
   readonly transport: KubeTransport;
   /** The container's current run from the pod informer (restart detection); undefined when unknown. */
   readonly currentRun: (container: string) => ContainerRun | undefined;
-  /** True once the pod Succeeded or Failed: a stream that then ends is the end of the log. */
-  readonly podFinished?: () => boolean;
+  /**
+   * True once `container` will not run again (the pod Succeeded or Failed, an init container
+   * completed, …): a stream that then ends is the end of its log, not a disconnect.
+   */
+  readonly endedForGood?: (container: string) => boolean;
   /** The lines the terminal keeps (its scrollback), stated in the header. */
   readonly keptLines: number;
   readonly silenceMs?: number;
@@ -81,7 +84,7 @@ export class PodLogScreen extends LogScreen {
           marker: (text) => current() && this.note(container, terminalMarker(text, prefix)),
           failed: (reason, nextTryAt) => current() && this.failed(container, several ? `${prefix}${reason}` : reason, nextTryAt),
         },
-        { transport: this.options.transport, clock: this.options.clock, currentRun: () => this.options.currentRun(container), endedForGood: this.options.podFinished, silenceMs: this.options.silenceMs },
+        { transport: this.options.transport, clock: this.options.clock, currentRun: () => this.options.currentRun(container), endedForGood: () => this.options.endedForGood?.(container) ?? false, silenceMs: this.options.silenceMs },
       );
       followers.push(follower);
       this.runs.push(

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
 import type { KubeObject } from '../../informer';
-import { containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
+import { containerEndedForGood, containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
 import { type AdHocWatch, type AdHocWatchRequest, type WatchEntry, OriginTransport, type ObjectOrigin, type OriginResolution } from '../../manager';
 import { logChoicesOf, PodLogScreen, previousRunHeading, terminalName, WorkloadLogScreen, workloadTerminalName, type LogChoice } from '../../ui/logs';
 import { LogPseudoterminal } from './log-pseudoterminal';
@@ -160,9 +160,9 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
             const current = podOf(ref);
             return current && containerRunOf(current, container);
           },
-          podFinished: () => {
+          endedForGood: (container) => {
             const current = podOf(ref);
-            return current !== undefined && podFinished(current);
+            return current !== undefined && (podFinished(current) || containerEndedForGood(current, container));
           },
         }),
       hooks(() => pty),

@@ -5,7 +5,8 @@
  * `container` picks the container (400 when the pod has several and none is named);
  * `previous` reads the last terminated run (400 when there is none); `tailLines` keeps the last
  * N lines of the backlog; `sinceSeconds` keeps the lines of the last N seconds (by `now()`, the
- * kubelet's clock); `follow` keeps the response open and writes lines as the container writes them.
+ * kubelet's clock); `follow` keeps the response open and writes lines as the container writes them
+ * (for a container whose status says it exited, the kubelet writes its log and ends the response).
  * Bad values are refused as a 1.34 kube-apiserver refuses them (seen on a real one): a negative
  * `tailLines`, a `sinceSeconds` below 1, or both `sinceTime` and `sinceSeconds` is a 422 Invalid
  * `PodLogOptions "NAME" is invalid: …`; a value that is not a number is a 400 `strconv.ParseInt: …`.
@@ -42,6 +43,17 @@ export interface LogFollowStream {
 export interface PodForLogs {
   metadata: { name: string; namespace?: string };
   spec?: { containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }>; ephemeralContainers?: Array<{ name: string }> };
+  status?: Partial<Record<'containerStatuses' | 'initContainerStatuses' | 'ephemeralContainerStatuses', Array<{ name?: string; state?: { terminated?: unknown } }>>>;
+}
+
+/** True when the pod's status says `container` has exited (a kubelet then ends a follow stream after the log). */
+function exited(pod: PodForLogs, container: string): boolean {
+  const status = pod.status ?? {};
+  for (const list of [status.containerStatuses, status.initContainerStatuses, status.ephemeralContainerStatuses]) {
+    const s = Array.isArray(list) ? list.find((c) => c?.name === container) : undefined;
+    if (s) return s.state?.terminated !== undefined && s.state.terminated !== null;
+  }
+  return false;
 }
 
 /** Formats `at` as Go's RFC3339Nano does (fraction without trailing zeros). */
@@ -174,7 +186,7 @@ export class PodLogs {
     const recent = lines.filter((l) => l.at >= since);
     const backlog = (tail < recent.length ? recent.slice(Math.max(0, recent.length - tail)) : recent).map(render).join('');
     if (backlog) res.write(backlog);
-    if (previous || !isTrue(query.follow)) {
+    if (previous || !isTrue(query.follow) || exited(pod, container)) {
       res.end();
       return undefined;
     }

@@ -11,7 +11,8 @@
  * - `shop`: Deployments `web` (2) and `api` (1) with their ReplicaSets and Pods (all Running and
  *   ready), a Service and a ConfigMap each, a `blue-widget`;
  * - `monitoring`: Deployments `prometheus` and `grafana` with their ReplicaSets and Pods, a ConfigMap;
- * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff; stuck past its
+ * - `payments`: Deployment `ledger` (1 of 2 available: one Pod in CrashLoopBackOff, with the log of
+ *   its crashed run as its previous log; stuck past its
  *   progress deadline, `Progressing=False ProgressDeadlineExceeded`, as its controller marks it), the Pod
  *   `postgres-0` (the one the sandbox deletes and re-creates while the watch is down), the Pod
  *   `signer` of a distroless image (no shell: Debug Pod… adds an ephemeral container to it), a
@@ -238,6 +239,7 @@ export class SimulatedCluster {
 
     // payments: a crash-looping replica, and a StatefulSet-style Pod whose name outlives its uid.
     this.createWorkload('payments', 'ledger', '6d5f7c8b9', ['b7n2k', 'z9w4c'], { image: 'registry.example.com/payments/ledger:3.2.0', crashing: ['z9w4c'], ports: [{ containerPort: 8080, name: 'http', protocol: 'TCP' }] });
+    this.crashRun('payments', 'ledger-6d5f7c8b9-z9w4c', Date.now() - 45_000, { fresh: true });
     // A distroless image: no shell, so Open Shell fails and Debug Pod… (an ephemeral container) is the way in.
     this.createPod('payments', 'signer', { labels: { app: 'signer' }, image: 'gcr.io/distroless/static-debian12:nonroot', annotations: { 'kube-watch.test/distroless': 'true' } });
     // Browse Container Files…: postgres-0 has files to browse; grafana's image (no tar) says it cannot copy.
@@ -336,6 +338,27 @@ export class SimulatedCluster {
   /** A Pod with one container `main` in the given phase (default Running and ready). */
   createPod(namespace: string, name: string, opts: PodOptions = {}): KubeObjectJson {
     return this.server.create('pods', podObject(namespace, name, opts));
+  }
+
+  /**
+   * The crash-looping ledger's run ends: it writes the error and the panic that end it (exit code
+   * 1, as its status's `lastState` says), and the kubelet starts it again, so this run becomes the
+   * previous one (`kubectl logs --previous`) and its follow streams end; the new run writes how it
+   * starts. `fresh`: the run that crashes is written from its start too (the seed).
+   */
+  crashRun(namespace: string, name: string, at = Date.now(), opts: { container?: string; fresh?: boolean } = {}): void {
+    const container = opts.container ?? 'main';
+    let t = at;
+    const write = (texts: readonly string[]) => {
+      for (const text of texts) {
+        this.server.podLogs.append(namespace, name, container, `${new Date(t).toISOString()} ${text}`, t);
+        t += 40;
+      }
+    };
+    if (opts.fresh) write(LEDGER_START);
+    write(LEDGER_CRASH);
+    this.server.podLogs.restart(namespace, name, container);
+    write(LEDGER_START);
   }
 
   /** Replaces the Pod's status (phase, readiness, restarts); keeps its uid, labels and owner. */
@@ -635,6 +658,7 @@ export class SimulatedCluster {
     if (pod) {
       const restarts = ((pod.status as { containerStatuses?: { restartCount?: number }[] }).containerStatuses?.[0]?.restartCount ?? 0);
       if (step % 10 === 0) {
+        this.crashRun('payments', crasher);
         this.updatePod('payments', crasher, { phase: 'Running', ready: false, restarts: restarts + 1 });
         this.repeatEvent('payments', crasher, 'Pod', 'Started', 'Started container main');
       } else if (step % 10 === 1 && step > 1) {
@@ -748,6 +772,11 @@ function ownerReferences(owner: OwnerRef | undefined): object[] | undefined {
   if (!owner) return undefined;
   return [{ apiVersion: owner.apiVersion ?? 'apps/v1', kind: owner.kind, name: owner.name, ...(owner.uid ? { uid: owner.uid } : {}), controller: true, blockOwnerDeletion: true }];
 }
+
+/** How the ledger starts (each run's first lines). */
+const LEDGER_START = ['INFO  ledger 3.2.0 starting: settlement window=15m currency=EUR', 'INFO  connecting to postgres at postgres-0.payments.svc:5432'];
+/** How its run ends: the error, the panic, exit code 1. */
+const LEDGER_CRASH = ['ERROR could not load settlement state: relation "settlement_batches" does not exist', 'panic: settlement state unavailable', 'goroutine 1 [running]:', 'main.main()', '\t/src/cmd/ledger/main.go:48 +0x1d4', 'exit status 1'];
 
 export function podObject(namespace: string, name: string, opts: PodOptions = {}): KubeObjectJson {
   const phase = opts.phase ?? 'Running';

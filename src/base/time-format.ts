@@ -20,6 +20,7 @@ let format: TimeFormat = DEFAULT_TIME_FORMAT;
 let timeOfDay: Intl.DateTimeFormat | undefined;
 let timeOfDayZoned: Intl.DateTimeFormat | undefined;
 let dayOf: Intl.DateTimeFormat | undefined;
+let logTimeOfDay: Intl.DateTimeFormat | undefined;
 
 /** Sets the language and time zone (an unknown language or zone falls back to the default's). */
 export function setTimeFormat(next: Partial<TimeFormat>): void {
@@ -30,7 +31,7 @@ export function setTimeFormat(next: Partial<TimeFormat>): void {
   } catch {
     format = DEFAULT_TIME_FORMAT;
   }
-  timeOfDay = timeOfDayZoned = dayOf = undefined;
+  timeOfDay = timeOfDayZoned = dayOf = logTimeOfDay = undefined;
 }
 
 /** The format in force (the Watch Health panel's webview gets it in its snapshots). */
@@ -65,4 +66,25 @@ export function dateTime(at: number, f: TimeFormat = format): string {
 
 function dayFormatter(f: TimeFormat): Intl.DateTimeFormat {
   return new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone: f.timeZone });
+}
+
+/**
+ * A log line's time for the log terminals: `2026-01-02 15:04:56.789` in the user's time zone and
+ * clock (the zone is said once, in the terminal's header, not on every line).
+ */
+export function logTime(at: number, f: TimeFormat = format): string {
+  const day = f === format ? (dayOf ??= dayFormatter(f)) : dayFormatter(f);
+  const time = f === format ? (logTimeOfDay ??= logTimeFormatter(f)) : logTimeFormatter(f);
+  return `${day.format(at)} ${time.format(at)}`;
+}
+
+function logTimeFormatter(f: TimeFormat): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat(f.locale, {
+    hour: f.hourCycle === 'h23' || f.hourCycle === 'h24' ? '2-digit' : 'numeric',
+    minute: '2-digit',
+    second: '2-digit',
+    fractionalSecondDigits: 3,
+    timeZone: f.timeZone,
+    ...(f.hourCycle ? { hourCycle: f.hourCycle } : {}),
+  });
 }

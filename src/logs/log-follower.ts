@@ -17,9 +17,14 @@ export interface LogTarget {
   readonly previous?: boolean;
   /**
    * Start with the last N lines (`tailLines`, kubectl's `--tail`) instead of the whole log; only
-   * the first stream asks for it, a resumed one starts from `sinceTime` as always.
+   * the first stream asks for it, a resumed one starts from `sinceTime` as always. Infinity: the whole log.
    */
   readonly tailLines?: number;
+  /**
+   * Start with the lines of the last N seconds (`sinceSeconds`, kubectl's `--since`), at least 1;
+   * like `tailLines`, only the first stream asks for it. Both may be given (the server applies both).
+   */
+  readonly sinceSeconds?: number;
 }
 
 /** Where a follower writes. Lines arrive without their timestamp prefix, in order, at most once. */
@@ -50,10 +55,17 @@ export interface LogFollowerOptions {
   readonly endedForGood?: () => boolean;
 }
 
-/** Answers that retrying cannot change: the pod is gone, or the request names no valid container. */
+/**
+ * What a 204 (No Content) to a log request means: the API server has no kubelet to ask, because
+ * the pod is on no node yet (seen on a real 1.34 server). The follower tries again, as the pod may
+ * be scheduled any moment.
+ */
+export const NO_NODE_YET = 'the pod is not on a node yet, so there is no log to read';
+
+/** Answers that retrying cannot change: the pod is gone, the request names no valid container, or its options are invalid (422). */
 function isFinal(err: unknown): boolean {
   if (!(err instanceof ApiError)) return false;
-  if (err.code === 404) return true;
+  if (err.code === 404 || err.code === 422) return true;
   return err.code === 400 && /must be specified|is not valid for pod|previous terminated container/.test(err.message);
 }
 
@@ -126,7 +138,9 @@ export class LogFollower {
       else query.follow = 'true';
       const last = this.deduper.lastTimestampMs;
       const resuming = endedAt !== undefined;
-      if (!everOpened && last === undefined && this.target.tailLines !== undefined) query.tailLines = String(Math.max(0, Math.floor(this.target.tailLines)));
+      const first = !everOpened && last === undefined;
+      if (first && this.target.tailLines !== undefined && Number.isFinite(this.target.tailLines)) query.tailLines = String(Math.max(0, Math.floor(this.target.tailLines)));
+      if (first && this.target.sinceSeconds !== undefined) query.sinceSeconds = String(Math.max(1, Math.floor(this.target.sinceSeconds)));
       if (resuming && last !== undefined) {
         query.sinceTime = sinceTimeFor(last);
         this.deduper.resume();
@@ -165,7 +179,7 @@ export class LogFollower {
           this.sink.marker(`stopped: ${err instanceof ApiError ? err.message : describeError(err)}`);
           return this.finish();
         }
-        if (!(err instanceof AbortedError) && !opened) failure = describeError(err);
+        if (!(err instanceof AbortedError) && !opened) failure = err instanceof ApiError && err.code === 204 ? NO_NODE_YET : describeError(err);
       } finally {
         this.streams--;
         this.clearSilence();

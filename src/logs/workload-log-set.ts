@@ -5,7 +5,7 @@ import type { Clock } from '../base/clock';
 import type { KubeTransport } from '../informer/transport';
 import { containerRunOf } from './continuity';
 import { LogFollower } from './log-follower';
-import { ownedByWorkload, podFinished, readableContainers, type WorkloadRef } from './workload-pods';
+import { containerEndedForGood, ownedByWorkload, podFinished, readableContainers, type WorkloadRef } from './workload-pods';
 
 /**
  * A watch of objects the set reads: the pods of the workload, and for a Deployment its
@@ -66,6 +66,8 @@ export interface WorkloadLogSetOptions {
   readonly maxStreams: number;
   /** Containers already running when the set starts begin with their last N lines (kubectl's `--tail`). */
   readonly tailLines: number;
+  /** When set, every container starts from the lines of the last N seconds (kubectl's `--since`), new pods too. */
+  readonly sinceSeconds?: number;
   readonly backoff?: BackoffOptions;
   readonly silenceMs?: number;
 }
@@ -263,7 +265,7 @@ export class WorkloadLogSet {
     const id: LogStreamId = { pod: streams.name, container, podIndex: streams.index };
     const { namespace } = this.workload;
     const follower = new LogFollower(
-      { namespace, pod: streams.name, container, tailLines },
+      { namespace, pod: streams.name, container, tailLines, sinceSeconds: this.options.sinceSeconds },
       {
         line: (text, timestamp) => {
           if (!this.stopped) this.sink.line(id, text, timestamp);
@@ -285,7 +287,7 @@ export class WorkloadLogSet {
         backoff: this.options.backoff,
         silenceMs: this.options.silenceMs,
         currentRun: () => containerRunOf(streams.pod, container),
-        endedForGood: () => podFinished(streams.pod),
+        endedForGood: () => podFinished(streams.pod) || containerEndedForGood(streams.pod, container),
       },
     );
     streams.followers.set(container, follower);

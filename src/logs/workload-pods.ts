@@ -118,3 +118,33 @@ export function podFinished(pod: KubeObject): boolean {
   const phase = rec(pod.status).phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }
+
+/**
+ * True when `container` of `pod` has exited and will not run again, so its log has ended (the
+ * kubelet ends a follow stream of an exited container at once): an init container that completed
+ * (not a sidecar, `restartPolicy: Always`), an ephemeral container, or any container that exited
+ * under the pod's `restartPolicy` Never (or OnFailure with exit code 0).
+ */
+export function containerEndedForGood(pod: KubeObject, container: string): boolean {
+  const spec = rec(pod.spec);
+  const status = rec(pod.status);
+  const find = (list: unknown) => arr(list).map(rec).find((c) => c.name === container);
+  const policy = str(spec.restartPolicy) || 'Always';
+  const roles: Array<['init' | 'regular' | 'ephemeral', unknown, unknown]> = [
+    ['init', spec.initContainers, status.initContainerStatuses],
+    ['regular', spec.containers, status.containerStatuses],
+    ['ephemeral', spec.ephemeralContainers, status.ephemeralContainerStatuses],
+  ];
+  for (const [role, specs, statuses] of roles) {
+    const s = find(statuses);
+    if (!s || !find(specs)) continue;
+    const state = rec(s.state);
+    if (state.terminated === undefined || state.terminated === null) return false;
+    const terminated = rec(state.terminated);
+    const exitCode = typeof terminated.exitCode === 'number' ? terminated.exitCode : undefined;
+    if (role === 'ephemeral') return true;
+    if (role === 'init') return str(rec(find(specs)).restartPolicy) !== 'Always' && exitCode === 0;
+    return policy === 'Never' || (policy === 'OnFailure' && exitCode === 0);
+  }
+  return false;
+}

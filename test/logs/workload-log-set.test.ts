@@ -9,6 +9,8 @@ import { WorkloadLogSet, workloadRefOf, type LogStreamId, type WorkloadLogSink, 
 import { FakeApiServer } from '../support/apiserver';
 import { ManualClock } from '../ui/lifecycle-rig';
 import { until } from '../support/until';
+import { LOG_RANGES, WorkloadLogScreen } from '../../src/ui/logs';
+import { ScreenRecorder } from './log-screen-rig';
 
 const T0 = Date.parse('2026-11-23T02:40:00.100Z');
 
@@ -269,5 +271,48 @@ describe('logs: all containers of a workload (manager, ad-hoc watches, local API
     assert.deepEqual(set.followedPods, ['db-7d9f8b6c4-bbbbb']);
     await set.stop();
     assert.equal(set.activeStreams + set.activeTimers + manager.adHocWatchCount, 0);
+  });
+
+  it('X12 on a workload: its terminal starts from the last 10 lines; a range starts every stream over with its query; search, filter and timestamps act on its prefixed lines; Save keeps them', async () => {
+    const { deploy, rs } = deployment('api');
+    for (const p of ['aaaaa', 'bbbbb']) pod(`api-7d9f8b6c4-${p}`, { app: 'api', 'pod-template-hash': '7d9f8b6c4' }, rs, ['app']);
+    server.podLogs.now = () => T0 + 10 * 60_000;
+    for (const p of ['aaaaa', 'bbbbb']) {
+      server.podLogs.append('shop', `api-7d9f8b6c4-${p}`, 'app', `${p} old`, T0);
+      server.podLogs.append('shop', `api-7d9f8b6c4-${p}`, 'app', `${p} recent ERROR`, T0 + 9 * 60_000);
+    }
+    const recorder = new ScreenRecorder();
+    const spec = manager.contextSpecOf(entryId)!;
+    const screen = new WorkloadLogScreen(workloadRefOf('Deployment', deploy) as WorkloadRef, {
+      clock: new ManualClock(T0 + 1000),
+      write: recorder.write,
+      screenLines: 1000,
+      keptLines: 1000,
+      set: { transport: manager.transportOf(entryId)!, maxStreams: 20, watch: (request) => manager.watchAdHoc({ spec, ...request }) },
+    });
+    screen.start();
+    const lines = () => recorder.rows().filter((r) => r.startsWith('[pod/')).sort();
+    await until(() => lines().length === 4, () => recorder.rows().join(' | '));
+    assert.deepEqual(lines(), ['[pod/api-7d9f8b6c4-aaaaa/app] aaaaa old', '[pod/api-7d9f8b6c4-aaaaa/app] aaaaa recent ERROR', '[pod/api-7d9f8b6c4-bbbbb/app] bbbbb old', '[pod/api-7d9f8b6c4-bbbbb/app] bbbbb recent ERROR']);
+    assert.ok(server.podLogs.queries.every((q) => q.tailLines === '10' && q.sinceSeconds === undefined), JSON.stringify(server.podLogs.queries));
+
+    const asked = server.podLogs.queries.length;
+    await screen.setRange(LOG_RANGES.find((r) => r.label === 'Since 5 minutes ago')!);
+    await until(() => lines().length === 2 && server.podLogs.openStreams === 2, () => recorder.rows().join(' | '));
+    assert.deepEqual(lines(), ['[pod/api-7d9f8b6c4-aaaaa/app] aaaaa recent ERROR', '[pod/api-7d9f8b6c4-bbbbb/app] bbbbb recent ERROR']);
+    assert.deepEqual(server.podLogs.queries.slice(asked).map((q) => [q.sinceSeconds, q.tailLines]), [['300', undefined], ['300', undefined]]);
+    assert.ok(recorder.rows().some((r) => r.startsWith('── running containers start from the start of their log')), recorder.rows().join(' | '));
+
+    server.podLogs.append('shop', 'api-7d9f8b6c4-aaaaa', 'app', 'aaaaa fine', T0 + 9 * 60_000 + 1);
+    assert.equal(screen.filter('error'), undefined);
+    server.podLogs.append('shop', 'api-7d9f8b6c4-bbbbb', 'app', 'bbbbb ERROR again', T0 + 9 * 60_000 + 2);
+    await until(() => lines().length === 3, () => recorder.rows().join(' | '));
+    assert.ok(!lines().some((l) => l.endsWith('fine')), 'the filter keeps only matching lines');
+    assert.equal(screen.find('again'), undefined);
+    assert.deepEqual(screen.searchStatus(), { matches: 1, current: 1 });
+    assert.match(screen.savedText(), /\[pod\/api-7d9f8b6c4-aaaaa\/app\] aaaaa fine\n/, 'Save keeps what the filter hides');
+    await screen.dispose();
+    assert.equal(screen.activeStreams + screen.activeTimers + manager.adHocWatchCount, 0);
+    await until(() => server.podLogs.openStreams === 0, () => 'no log stream left on the server');
   });
 });

@@ -4,6 +4,7 @@ import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-t
 import { systemClock } from '../../src/base';
 import { LogFollower, containerRunOf } from '../../src/logs';
 import { SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
+import { logChoicesOf, previousRunHeading } from '../../src/ui/logs';
 
 const POD = 'ledger-6d5f7c8b9-b7n2k';
 
@@ -60,5 +61,31 @@ describe('sandbox: pod logs of the simulated cluster', function () {
       await done;
     }
     await until('no log stream on the server', () => cluster.openLogStreams === 0);
+  });
+
+  it('X10 sandbox: the crash-looping ledger pod offers its previous run first, a log that ends in its panic with exit code 1; each crash of the churn makes a new previous run', async () => {
+    const crasher = 'ledger-6d5f7c8b9-z9w4c';
+    const podNow = () => cluster.server.get('pods', 'payments', crasher);
+    const first = logChoicesOf(podNow())[0];
+    assert.equal(first.label, 'main (previous)');
+    assert.match(first.description ?? '', /^the last terminated run, before restart 6: Error, exit code 1, finished /);
+    assert.match(previousRunHeading(podNow(), 'main'), /^previous run of main \(before restart 6\): Error, exit code 1, finished /);
+    const read = async (): Promise<string[]> => {
+      const lines: string[] = [];
+      const markers: string[] = [];
+      await new LogFollower({ namespace: 'payments', pod: crasher, container: 'main', previous: true }, { line: (t) => lines.push(t), marker: (m) => markers.push(m) }, { transport, clock: systemClock }).start();
+      assert.deepEqual(markers, []);
+      return lines;
+    };
+    const before = await read();
+    assert.match(before[0], /INFO {2}ledger 3\.2\.0 starting/);
+    assert.match(before.at(-1) ?? '', /exit status 1$/);
+    assert.ok(before.some((l) => /panic: settlement state unavailable/.test(l)));
+    for (let i = 0; i < 10; i++) cluster.churn();
+    const restarts = (podNow()?.status as { containerStatuses: Array<{ restartCount: number }> }).containerStatuses[0].restartCount;
+    assert.equal(restarts, 7, 'the churn restarted it');
+    const after = await read();
+    assert.match(after.at(-1) ?? '', /exit status 1$/);
+    assert.notEqual(after[0], before[0], 'a new run, written at the crash');
   });
 });

@@ -9,7 +9,7 @@ describe('Follow Logs view model (src/ui/logs)', () => {
     assert.deepEqual(choices.map((c) => [c.label, c.containers, c.previous]), [['main', ['main'], false]]);
   });
 
-  it('several containers: all containers first, init containers marked, previous runs of restarted containers last', () => {
+  it('several containers: previous runs of restarted containers first (with how they ended), then all containers, init containers marked', () => {
     const choices = logChoicesOf(
       pod(
         { containers: [{ name: 'app' }, { name: 'proxy' }], initContainers: [{ name: 'migrate' }] },
@@ -25,11 +25,11 @@ describe('Follow Logs view model (src/ui/logs)', () => {
     assert.deepEqual(
       choices.map((c) => [c.label, c.description, c.containers.join(','), c.previous]),
       [
+        ['app (previous)', 'the last terminated run, before restart 3: exit code 1', 'app', true],
         ['All containers', 'app, proxy, migrate', 'app,proxy,migrate', false],
         ['app', undefined, 'app', false],
         ['proxy', undefined, 'proxy', false],
         ['migrate', 'init container', 'migrate', false],
-        ['app (previous)', 'the last terminated run, before restart 3', 'app', true],
       ],
     );
   });

@@ -28,6 +28,9 @@ export class OutageLine {
   /** The terminal's width in characters (the pseudoterminal's dimensions); unknown: no limit. */
   columns = Number.POSITIVE_INFINITY;
 
+  /** `onEnded` gets each line that ends for good (it stays on screen: a gap in the log, to keep with it). */
+  constructor(private readonly onEnded?: (line: string) => void) {}
+
   /** True while some stream fails (the countdown must tick). */
   get active(): boolean {
     return this.failing.size > 0;
@@ -68,7 +71,9 @@ export class OutageLine {
     if (!kind) return '';
     this.open = false;
     const over = Math.max(0, Math.round((now - kind.since) / 1000));
-    return `${ERASE}${RED}── cannot read the log: ${kind.reason} · ${attempts(kind.attempts)} over ${over} s ──${RESET}\r\n`;
+    const line = `${RED}── cannot read the log: ${kind.reason} · ${attempts(kind.attempts)} over ${over} s ──${RESET}\r\n`;
+    this.onEnded?.(line);
+    return `${ERASE}${line}`;
   }
 
   private draw(now: number): string {

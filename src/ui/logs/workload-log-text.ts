@@ -38,7 +38,7 @@ export function workloadHeaderLines(kind: string, namespace: string, name: strin
   return [
     dim(`following every container of the pods of ${namespace ? `${namespace}/` : ''}${workloadName(kind, name)} (${selector}), as they come and go`),
     dim(
-      `running containers start from their last ${tailLines} lines, new pods from their start; at most ${maxStreams} streams (kubeWatch.logs.maxStreams); keeps the last ${keptLines.toLocaleString('en-US')} lines (terminal.integrated.scrollback); close the terminal to stop`,
+      `running containers start from ${Number.isFinite(tailLines) ? `their last ${tailLines} lines` : 'the start of their log'}, new pods from their start; at most ${maxStreams} streams (kubeWatch.logs.maxStreams); keeps the last ${keptLines.toLocaleString('en-US')} lines (terminal.integrated.scrollback); close the terminal to stop`,
     ),
   ];
 }

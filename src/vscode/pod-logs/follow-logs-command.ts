@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import type { Clock } from '../../base';
 import type { KubeObject } from '../../informer';
-import { containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
+import { containerEndedForGood, containerRunOf, isWorkloadKind, podFinished, workloadRefOf, type WorkloadKind } from '../../logs';
 import { type AdHocWatch, type AdHocWatchRequest, type WatchEntry, OriginTransport, type ObjectOrigin, type OriginResolution } from '../../manager';
-import { logChoicesOf, terminalName, workloadTerminalName, type LogChoice } from '../../ui/logs';
-import { PodLogTerminal } from './pod-log-terminal';
-import { WorkloadLogTerminal } from './workload-log-terminal';
+import { logChoicesOf, PodLogScreen, previousRunHeading, terminalName, WorkloadLogScreen, workloadTerminalName, type LogChoice } from '../../ui/logs';
+import { LogPseudoterminal } from './log-pseudoterminal';
+import { LogTerminals } from './log-terminal-commands';
 
 export const FOLLOW_LOGS_COMMAND = 'kubeWatch.followLogs';
 
@@ -19,16 +19,6 @@ export interface PodLogSource {
   contextSpecOf(id: string): string | undefined;
   watchAdHoc(request: AdHocWatchRequest): AdHocWatch;
 }
-
-/** A log terminal of either kind (a pod's containers, or every container of a workload's pods). */
-interface LogTerminal {
-  readonly activeStreams: number;
-  readonly activeTimers: number;
-  close(): void;
-}
-
-/** kubectl's `--tail=10` of `kubectl logs -f deploy/NAME`: where containers already running start. */
-const WORKLOAD_TAIL_LINES = 10;
 
 /** The registered command and the terminals it opened; disposing closes them all. */
 export interface PodLogsRegistration extends vscode.Disposable {
@@ -52,10 +42,16 @@ interface PodRef {
  * palette (a picker over the watched pods and workloads), then a container picker when there is a choice,
  * opens a terminal that follows the log through disconnects on the context's own transport.
  * From a workload row (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) it follows every
- * container of the workload's pods as they come and go (a WorkloadLogTerminal).
+ * container of the workload's pods as they come and go (a WorkloadLogScreen); search, filter, timestamps, range and Save Log As act on either (LogTerminals).
  */
 export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsRegistration {
-  const open = new Map<LogTerminal, vscode.Terminal>();
+  const terminals = new LogTerminals();
+  const hooks = (pty: () => LogPseudoterminal) => ({
+    onRequest: (request: Parameters<LogTerminals['request']>[0], p: LogPseudoterminal) =>
+      void terminals.request(request, p).catch((err: unknown) => void vscode.window.showErrorMessage(`${p.name}: ${err instanceof Error ? err.message : String(err)}`)),
+    onClosed: () => terminals.remove(pty()),
+  });
+  const scrollback = () => vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback', 1000);
 
   const podOf = (ref: PodRef): KubeObject | undefined => manager.entry(ref.entryId)?.informer?.get(ref.namespace, ref.name);
 
@@ -86,7 +82,7 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
     if (choices.length <= 1) return choices[0];
     const picked = await vscode.window.showQuickPick(
       choices.map((choice) => ({ label: choice.label, description: choice.description, choice })),
-      { title: `Follow Logs: ${pod.metadata.name ?? ''}`, placeHolder: 'Container' },
+      { title: `Follow Logs: ${pod.metadata.name ?? ''}`, placeHolder: 'Container (a restarted one offers the log of its last run first)' },
     );
     return picked?.choice;
   };
@@ -105,21 +101,25 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
     }
     const settings = vscode.workspace.getConfiguration('kubeWatch.logs');
     const maxStreams = Math.max(1, Math.floor(settings.get<number>('maxStreams', 20)));
-    const keptLines = vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback', 1000);
-    const pty: WorkloadLogTerminal = new WorkloadLogTerminal(workload, {
-      keptLines,
-      set: {
-        transport: new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`),
-        clock,
-        maxStreams,
-        tailLines: WORKLOAD_TAIL_LINES,
-        watch: (request) => manager.watchAdHoc({ spec, ...request }),
-      },
-      onClosed: () => open.delete(pty),
-    });
-    const terminal = vscode.window.createTerminal({ name: workloadTerminalName(kind, ref.namespace, ref.name), pty, iconPath: new vscode.ThemeIcon('output') });
-    open.set(pty, terminal);
-    terminal.show(false);
+    const keptLines = scrollback();
+    const name = workloadTerminalName(kind, ref.namespace, ref.name);
+    const pty: LogPseudoterminal = new LogPseudoterminal(
+      name,
+      (write) =>
+        new WorkloadLogScreen(workload, {
+          clock,
+          write,
+          screenLines: keptLines,
+          keptLines,
+          set: {
+            transport: new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`),
+            maxStreams,
+            watch: (request) => manager.watchAdHoc({ spec, ...request }),
+          },
+        }),
+      hooks(() => pty),
+    );
+    terminals.add(pty, vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('output') }));
   };
 
   const follow = async (arg?: unknown) => {
@@ -138,47 +138,48 @@ export function registerPodLogs(manager: PodLogSource, clock: Clock): PodLogsReg
       return;
     }
     const transport = new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`);
-    const keptLines = vscode.workspace.getConfiguration('terminal.integrated').get<number>('scrollback', 1000);
-    const request = { namespace: ref.namespace, pod: ref.name, containers: choice.containers, previous: choice.previous };
-    const pty: PodLogTerminal = new PodLogTerminal(request, {
-      transport,
-      clock,
-      keptLines,
-      currentRun: (container) => {
-        const current = podOf(ref);
-        return current && containerRunOf(current, container);
-      },
-      podFinished: () => {
-        const current = podOf(ref);
-        return current !== undefined && podFinished(current);
-      },
-      onClosed: () => open.delete(pty),
-    });
-    const terminal = vscode.window.createTerminal({ name: terminalName(ref.namespace, ref.name, choice.containers, choice.previous), pty, iconPath: new vscode.ThemeIcon('output') });
-    open.set(pty, terminal);
-    terminal.show(false);
+    const keptLines = scrollback();
+    const request = {
+      namespace: ref.namespace,
+      pod: ref.name,
+      containers: choice.containers,
+      previous: choice.previous,
+      heading: choice.previous ? previousRunHeading(pod, choice.containers[0]) : undefined,
+    };
+    const name = terminalName(ref.namespace, ref.name, choice.containers, choice.previous);
+    const pty: LogPseudoterminal = new LogPseudoterminal(
+      name,
+      (write) =>
+        new PodLogScreen(request, {
+          transport,
+          clock,
+          write,
+          screenLines: keptLines,
+          keptLines,
+          currentRun: (container) => {
+            const current = podOf(ref);
+            return current && containerRunOf(current, container);
+          },
+          endedForGood: (container) => {
+            const current = podOf(ref);
+            return current !== undefined && (podFinished(current) || containerEndedForGood(current, container));
+          },
+        }),
+      hooks(() => pty),
+    );
+    terminals.add(pty, vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon('output') }));
   };
 
   const command = vscode.commands.registerCommand(FOLLOW_LOGS_COMMAND, (arg?: unknown) =>
     follow(arg).catch((err: unknown) => void vscode.window.showErrorMessage(`Follow Logs: ${err instanceof Error ? err.message : String(err)}`)),
   );
-  // A terminal the user closes calls the pty's close(); this catches terminals closed before they opened.
-  const closedListener = vscode.window.onDidCloseTerminal((terminal) => {
-    for (const [pty, t] of open) if (t === terminal) pty.close();
-  });
-
   return {
-    openStreams: () => [...open.keys()].reduce((n, p) => n + p.activeStreams, 0),
-    openTimers: () => [...open.keys()].reduce((n, p) => n + p.activeTimers, 0),
-    openTerminals: () => open.size,
+    openStreams: () => terminals.ptys().reduce((n, p) => n + p.activeStreams, 0),
+    openTimers: () => terminals.ptys().reduce((n, p) => n + p.activeTimers, 0),
+    openTerminals: () => terminals.ptys().length,
     dispose() {
       command.dispose();
-      closedListener.dispose();
-      for (const [pty, terminal] of [...open]) {
-        pty.close();
-        terminal.dispose();
-      }
-      open.clear();
+      terminals.dispose();
     },
   };
 }

@@ -4,8 +4,12 @@
  * timestamp and a space; `sinceTime` (RFC3339, whole seconds) keeps lines at or after it;
  * `container` picks the container (400 when the pod has several and none is named);
  * `previous` reads the last terminated run (400 when there is none); `tailLines` keeps the last
- * N lines of the backlog (a negative value keeps all, as the kubelet does); `follow` keeps the
- * response open and writes lines as the container writes them.
+ * N lines of the backlog; `sinceSeconds` keeps the lines of the last N seconds (by `now()`, the
+ * kubelet's clock); `follow` keeps the response open and writes lines as the container writes them
+ * (for a container whose status says it exited, the kubelet writes its log and ends the response).
+ * Bad values are refused as a 1.34 kube-apiserver refuses them (seen on a real one): a negative
+ * `tailLines`, a `sinceSeconds` below 1, or both `sinceTime` and `sinceSeconds` is a 422 Invalid
+ * `PodLogOptions "NAME" is invalid: …`; a value that is not a number is a 400 `strconv.ParseInt: …`.
  *
  * Invariants: every line has one timestamp, never decreasing within a container run; a
  * container restart moves the current run to `previous` and ends its follow streams (as the
@@ -39,6 +43,17 @@ export interface LogFollowStream {
 export interface PodForLogs {
   metadata: { name: string; namespace?: string };
   spec?: { containers?: Array<{ name: string }>; initContainers?: Array<{ name: string }>; ephemeralContainers?: Array<{ name: string }> };
+  status?: Partial<Record<'containerStatuses' | 'initContainerStatuses' | 'ephemeralContainerStatuses', Array<{ name?: string; state?: { terminated?: unknown } }>>>;
+}
+
+/** True when the pod's status says `container` has exited (a kubelet then ends a follow stream after the log). */
+function exited(pod: PodForLogs, container: string): boolean {
+  const status = pod.status ?? {};
+  for (const list of [status.containerStatuses, status.initContainerStatuses, status.ephemeralContainerStatuses]) {
+    const s = Array.isArray(list) ? list.find((c) => c?.name === container) : undefined;
+    if (s) return s.state?.terminated !== undefined && s.state.terminated !== null;
+  }
+  return false;
 }
 
 /** Formats `at` as Go's RFC3339Nano does (fraction without trailing zeros). */
@@ -54,9 +69,24 @@ const MAX_LINES_PER_RUN = 20_000;
 
 const badRequest = (message: string): StatusJson => failure(400, 'BadRequest', message);
 
+/** The apiserver's 422 for PodLogOptions that fail validation (ValidatePodLogOptions), one cause. */
+function invalidOptions(pod: string, field: string, reason: 'FieldValueInvalid' | 'FieldValueForbidden', detail: string): StatusJson {
+  return failure(422, 'Invalid', `PodLogOptions "${pod}" is invalid: ${field}: ${detail}`, { name: pod, kind: 'PodLogOptions', causes: [{ reason, message: detail, field }] });
+}
+
+/** A query integer as the apiserver converts it (strconv.ParseInt), or the Status of its refusal. */
+function parseQueryInt(value: string): number | StatusJson {
+  const n = Number(value);
+  return /^[+-]?\d+$/.test(value) && Number.isSafeInteger(n) ? n : badRequest(`strconv.ParseInt: parsing "${value}": invalid syntax`);
+}
+
 export class PodLogs {
   private readonly logs = new Map<string, ContainerLog>();
   private readonly streams = new Set<LogFollowStream>();
+  /** The kubelet's clock, for `sinceSeconds` (tests set it beside their line times). */
+  now: () => number = () => Date.now();
+  /** Every log request's query, in order (what the client asked for). */
+  readonly queries: Array<Record<string, string>> = [];
 
   /** Appends a line to the current run of `container` and writes it to its follow streams. */
   append(namespace: string, pod: string, container: string, text: string, at: number = Date.now()): void {
@@ -116,6 +146,7 @@ export class PodLogs {
    */
   serve(res: ServerResponse, pod: PodForLogs, query: Record<string, string>, reset: () => void): StatusJson | undefined {
     const name = pod.metadata.name;
+    this.queries.push({ ...query });
     const regular = (pod.spec?.containers ?? []).map((c) => c.name);
     const all = [...regular, ...(pod.spec?.initContainers ?? []).map((c) => c.name), ...(pod.spec?.ephemeralContainers ?? []).map((c) => c.name)];
     let container = query.container ?? '';
@@ -135,9 +166,17 @@ export class PodLogs {
     }
     let tail = Number.POSITIVE_INFINITY;
     if (query.tailLines !== undefined) {
-      tail = Number(query.tailLines);
-      if (!Number.isInteger(tail)) return badRequest(`strconv.ParseInt: parsing "${query.tailLines}": invalid syntax`);
-      if (tail < 0) tail = Number.POSITIVE_INFINITY;
+      const parsed = parseQueryInt(query.tailLines);
+      if (typeof parsed !== 'number') return parsed;
+      if (parsed < 0) return invalidOptions(name, 'tailLines', 'FieldValueInvalid', `Invalid value: ${parsed}: must be greater than or equal to 0`);
+      tail = parsed;
+    }
+    if (query.sinceSeconds !== undefined) {
+      const parsed = parseQueryInt(query.sinceSeconds);
+      if (typeof parsed !== 'number') return parsed;
+      if (query.sinceTime !== undefined) return invalidOptions(name, '[]', 'FieldValueForbidden', 'Forbidden: at most one of `sinceTime` or `sinceSeconds` may be specified');
+      if (parsed < 1) return invalidOptions(name, 'sinceSeconds', 'FieldValueInvalid', `Invalid value: ${parsed}: must be greater than 0`);
+      since = this.now() - parsed * 1000;
     }
     const timestamps = isTrue(query.timestamps);
     const render = (l: LogLine) => `${timestamps ? `${rfc3339Nano(l.at)} ` : ''}${l.text}\n`;
@@ -147,7 +186,7 @@ export class PodLogs {
     const recent = lines.filter((l) => l.at >= since);
     const backlog = (tail < recent.length ? recent.slice(Math.max(0, recent.length - tail)) : recent).map(render).join('');
     if (backlog) res.write(backlog);
-    if (previous || !isTrue(query.follow)) {
+    if (previous || !isTrue(query.follow) || exited(pod, container)) {
       res.end();
       return undefined;
     }

@@ -1,20 +1,23 @@
-import type { Clock, TimerHandle } from '../../base';
-import { OutageLine } from '../../ui/logs';
+import type { Clock, TimerHandle } from '../../base/clock';
+import { OutageLine } from './outage-line';
 
 /**
  * An OutageLine on a terminal: writes go around the open outage line, and its countdown ticks
  * each second while some stream fails. Invariant: at most one timer, none once no stream fails
- * or after `dispose()`.
+ * or after `dispose()`; an outage line that ends is handed to `ended` before the text that ended it.
  */
 export class OutageTicker {
-  private readonly line = new OutageLine();
+  private readonly line: OutageLine;
   private timer: TimerHandle | undefined;
   private disposed = false;
 
   constructor(
     private readonly clock: Clock,
     private readonly out: (text: string) => void,
-  ) {}
+    ended?: (line: string) => void,
+  ) {
+    this.line = new OutageLine(ended);
+  }
 
   /** The terminal's width in characters: the open line is cut to it, so that it never wraps. */
   setColumns(columns: number): void {
@@ -25,12 +28,22 @@ export class OutageTicker {
     return this.timer ? 1 : 0;
   }
 
-  /** Text of `stream` (a line or a marker): the stream reads again, so its failure ends. */
-  write(stream: string, text: string): void {
+  /**
+   * Text of `stream` (a line or a marker): the stream reads again, so its failure ends. `text` is
+   * called after the outage line that ends (if any) was handed on, so both are kept in order.
+   */
+  write(stream: string, text: string | (() => string)): void {
     if (this.disposed) return;
     const now = this.clock.now();
-    this.out(this.line.recovered(stream, now) + this.line.clear() + text + this.line.redraw(now));
+    const recovered = this.line.recovered(stream, now);
+    this.out(recovered + this.line.clear() + (typeof text === 'string' ? text : text()) + this.line.redraw(now));
     this.arm();
+  }
+
+  /** The screen drawn again (no stream recovers by it): around the open outage line. */
+  paint(text: string): void {
+    if (this.disposed || text === '') return;
+    this.out(this.line.clear() + text + this.line.redraw(this.clock.now()));
   }
 
   failed(stream: string, reason: string, nextTryAt: number): void {

@@ -4,6 +4,7 @@ import type { KubeObject } from '../../informer';
 import { OriginTransport, type AdHocWatch, type AdHocWatchRequest, type ObjectOrigin } from '../../manager';
 import { DebugSession, imageProblem, targetableContainers } from '../../debug';
 import type { ShellSource } from './shell-commands';
+import { OpenTerminals } from './open-terminals';
 import { ShellTerminal } from './shell-terminal';
 
 export const DEBUG_POD_COMMAND = 'kubeWatch.debugPod';
@@ -33,7 +34,7 @@ export interface DebugRegistration extends vscode.Disposable {
  * be removed); closing the terminal ends the attach and the pod's watch.
  */
 export function registerDebugPod(manager: DebugSource, clock: Clock, memento: vscode.Memento): DebugRegistration {
-  const open = new Map<ShellTerminal, vscode.Terminal>();
+  const open = new OpenTerminals();
 
   const pickImage = async (pod: string): Promise<string | undefined> => {
     const configured = vscode.workspace.getConfiguration('kubeWatch').get<string>('debug.image', 'busybox').trim() || 'busybox';
@@ -83,7 +84,7 @@ export function registerDebugPod(manager: DebugSource, clock: Clock, memento: vs
         clock,
         user: manager.userOf(ref.entryId),
         stream: 'debug',
-        onClosed: () => open.delete(pty),
+        onClosed: () => open.ended(pty),
         session: (size) => {
           const session = new DebugSession({ transport, clock, pod, request: { image, ...target }, ...(container ? { container } : {}), ...(size ? { initialSize: size } : {}), watch: (request) => manager.watchAdHoc({ spec: spec ?? '', ...request }) });
           session.onProgress(() => (container ??= session.container));
@@ -91,27 +92,18 @@ export function registerDebugPod(manager: DebugSource, clock: Clock, memento: vs
         },
       },
     );
-    const terminal = vscode.window.createTerminal({ name: `debug ${ref.name}`, pty, iconPath: new vscode.ThemeIcon('debug') });
-    open.set(pty, terminal);
-    terminal.show(false);
+    open.show(pty, { name: `debug ${ref.name}`, iconPath: new vscode.ThemeIcon('debug') });
   };
 
   const commands = [
     vscode.commands.registerCommand(DEBUG_POD_COMMAND, (arg?: unknown) => launch(arg).catch((err: unknown) => void vscode.window.showErrorMessage(`Debug Pod: ${err instanceof Error ? err.message : String(err)}`))),
-    vscode.window.onDidCloseTerminal((terminal) => {
-      for (const [pty, t] of open) if (t === terminal) pty.close();
-    }),
   ];
   return {
-    openSessions: () => [...open.keys()].reduce((n, p) => n + p.openSessions, 0),
+    openSessions: () => open.openSessions(),
     openTerminals: () => open.size,
     dispose: () => {
       for (const c of commands) c.dispose();
-      for (const [pty, terminal] of [...open]) {
-        pty.close();
-        terminal.dispose();
-      }
-      open.clear();
+      open.dispose();
     },
   };
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../../base';
 import type { KubeObject } from '../../informer';
 import { type WatchEntry, OriginTransport, type ObjectOrigin, type OriginResolution } from '../../manager';
 import { runTerminalName, shellTerminalName } from '../../ui/shell/session-text';
+import { OpenTerminals } from './open-terminals';
 import { ShellTerminal } from './shell-terminal';
 
 export const OPEN_SHELL_COMMAND = 'kubeWatch.openShell';
@@ -42,7 +43,7 @@ function containersOf(pod: KubeObject): string[] {
  * context's connection. Closing a terminal ends its session; disposing closes them all.
  */
 export function registerShells(manager: ShellSource, clock: Clock): ShellsRegistration {
-  const open = new Map<ShellTerminal, vscode.Terminal>();
+  const open = new OpenTerminals();
 
   const pickPod = async (title: string): Promise<PodRef | undefined> => {
     const items: Array<vscode.QuickPickItem & { ref: PodRef }> = [];
@@ -77,32 +78,23 @@ export function registerShells(manager: ShellSource, clock: Clock): ShellsRegist
     }
     const pty: ShellTerminal = new ShellTerminal(
       { namespace: ref.namespace, pod: ref.name, ...(container ? { container } : {}) },
-      { transport: new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`), clock, command, user: manager.userOf(ref.entryId), onClosed: () => open.delete(pty) },
+      { transport: new OriginTransport(manager.originOf(ref.entryId), (o) => manager.resolveOrigin(o), `${ref.namespace}/${ref.name}`), clock, command, user: manager.userOf(ref.entryId), onClosed: () => open.ended(pty) },
     );
     const name = command ? runTerminalName(ref.name, command.slice(2)) : shellTerminalName(ref.name, container);
-    const terminal = vscode.window.createTerminal({ name, pty, iconPath: new vscode.ThemeIcon(interactive ? 'terminal' : 'play') });
-    open.set(pty, terminal);
-    terminal.show(false);
+    open.show(pty, { name, iconPath: new vscode.ThemeIcon(interactive ? 'terminal' : 'play') });
   };
 
   const report = (what: string) => (err: unknown) => void vscode.window.showErrorMessage(`${what}: ${err instanceof Error ? err.message : String(err)}`);
   const commands = [
     vscode.commands.registerCommand(OPEN_SHELL_COMMAND, (arg?: unknown) => launch(arg, true).catch(report('Open Shell'))),
     vscode.commands.registerCommand(RUN_COMMAND_COMMAND, (arg?: unknown) => launch(arg, false).catch(report('Run Command'))),
-    vscode.window.onDidCloseTerminal((terminal) => {
-      for (const [pty, t] of open) if (t === terminal) pty.close();
-    }),
   ];
   return {
-    openSessions: () => [...open.keys()].reduce((n, p) => n + p.openSessions, 0),
+    openSessions: () => open.openSessions(),
     openTerminals: () => open.size,
     dispose: () => {
       for (const c of commands) c.dispose();
-      for (const [pty, terminal] of [...open]) {
-        pty.close();
-        terminal.dispose();
-      }
-      open.clear();
+      open.dispose();
     },
   };
 }

@@ -1,9 +1,9 @@
 /**
  * VS Code's own file dialog in the browser (the "simple file dialog" a remote or web window shows
  * for showOpenDialog and showSaveDialog): a quick input titled as the dialog, its box holding a
- * path, its list the folder's entries. A folder is chosen by typing its path with a trailing `/`
- * (the dialog then lists that folder) and accepting the folder itself, a file by typing its path.
+ * path, its list the folder's entries (only folders where it chooses folders).
  */
+import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { poll } from '../support/poll';
 
@@ -23,36 +23,34 @@ export class FileDialog {
 
   /**
    * Answers the dialog titled `title` with the folder `folder` (absolute, on the machine the
-   * extension runs on), once the dialog lists `child` in it (so the dialog is in that folder, not
-   * on an entry of its parent); the dialog must then close.
+   * extension runs on): its path typed without a trailing "/" (a character typed after a "/"
+   * makes the dialog list that folder, here the parent; a "/" typed after a name the dialog
+   * completed itself is taken for its own completion and lists nothing new), the folder's row
+   * clicked (the dialog goes into it), then, once it shows the folder's path, Enter accepts the
+   * folder itself. The dialog must then close.
    */
-  async chooseFolder(title: string, folder: string, child: string): Promise<void> {
+  async chooseFolder(title: string, folder: string): Promise<void> {
     const input = this.widget.locator('.quick-input-box input');
-    const wanted = folder.endsWith('/') ? folder : `${folder}/`;
+    const base = path.posix.basename(folder);
     await poll(
-      `the file dialog "${title}" in ${wanted}, listing ${child}`,
+      `the file dialog "${title}" holding ${folder}, listing ${base}`,
       async () => {
         const s = await this.state();
         if (!s.open || s.title !== title) return s;
-        // Typed as a user types it: the dialog follows what is typed, not a value set at once.
-        if (s.value !== wanted) {
+        if (s.value !== folder) {
           await input.click();
           await this.page.keyboard.press('Control+A');
-          await this.page.keyboard.type(wanted, { delay: 20 });
-        } else if (!s.items.includes(child)) {
-          // The dialog lists a folder once its path ends in "/" as typed; a "/" it took while
-          // still listing the last one is typed again.
-          await input.press('End');
-          await this.page.keyboard.press('Backspace');
-          await new Promise((r) => setTimeout(r, 200));
-          await this.page.keyboard.type('/');
+          await this.page.keyboard.type(folder, { delay: 20 });
         }
         return this.state();
       },
-      (s) => s.open && s.title === title && s.value === wanted && s.items.includes(child),
+      (s) => s.open && s.title === title && s.value === folder && s.items.includes(base),
       { timeoutMs: 30_000 },
     );
+    await this.widget.locator('.quick-input-list .monaco-list-row').filter({ has: this.page.locator('.label-name', { hasText: new RegExp(`^\\s*${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*$`) }) }).first().click();
+    // (A dialog that chooses folders lists no files: the folder is known by the path it shows.)
+    await poll(`the file dialog "${title}" in ${folder}`, () => this.state(), (s) => s.open && s.title === title && s.value === `${folder}/` && !s.items.includes(base), { timeoutMs: 30_000 });
     await this.page.keyboard.press('Enter');
-    await poll(`the file dialog "${title}" to take ${wanted}`, () => this.state(), (s) => !s.open || s.title !== title, { timeoutMs: 30_000 });
+    await poll(`the file dialog "${title}" to take ${folder}`, () => this.state(), (s) => !s.open || s.title !== title, { timeoutMs: 30_000 });
   }
 }

@@ -160,7 +160,7 @@ describe('Debug in place in the browser: previous logs, all containers, search a
       });
     }
     // backup-0: files to browse, and a tar that sends `../` entries for any archive it is asked to write.
-    const archive = await hostileArchive([{ name: 'app/ok.txt', text: 'fine\n' }, { name: `../${ESCAPED}`, text: 'escaped\n' }]);
+    const archive = await hostileArchive([{ name: `../${ESCAPED}`, text: 'escaped\n' }]);
     cluster.createPod('payments', HOSTILE, { labels: { app: 'backup' }, annotations: { 'kube-watch.test/files': 'true', [TAR_OUTPUT_ANNOTATION]: archive.toString('base64') } });
 
     bench = await Workbench.start({ vsix: defaultVsixPath(), env: { KUBECONFIG: cluster.kubeconfigPath }, // DOM rows the test reads, and small enough that a log line fits on one row.
@@ -248,9 +248,10 @@ describe('Debug in place in the browser: previous logs, all containers, search a
     assert.ok(Number.isInteger(batch1), `the current match is on a log line: ${first.hl[0].row}`);
     await shoot('x22-search');
     await bench.page.keyboard.type('n');
-    const second = await poll('the current match moved', async () => ({ hl: await terminal.highlighted(), rows: await terminal.rows() }), (s) => s.hl.length === 1 && s.rows.some((r) => /match \d+ of \d+ · n next/.test(r)) && index(s) !== index(first), { timeoutMs: 30_000 });
+    const second = await poll('the current match moved', async () => ({ hl: await terminal.highlighted(), rows: await terminal.rows() }), (s) => s.hl.length === 1 && s.rows.some((r) => /match \d+ of \d+ · n next/.test(r)) && index(s) !== index(first) && at(s) !== batch1, { timeoutMs: 30_000 });
     assert.equal(second.hl[0].text.toLowerCase(), 'entries=');
-    assert.notEqual(at(second), batch1, `n moved to another line: ${batch1} → ${at(second)}`);
+    // (The highlight and the match line are read one after the other: both must have moved.)
+    assert.ok(Number.isInteger(at(second)), `the current match is on a log line: ${second.hl[0].row}`);
     await bench.page.keyboard.press('Escape');
 
     await bench.page.keyboard.type('f');

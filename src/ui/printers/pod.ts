@@ -167,7 +167,7 @@ export function printPod(obj: KubeObject, now: number): PrintedRow {
       ['RESTARTS', restarts],
       ['AGE', age(obj, now)],
     ],
-    { summary: [r.reason, readyCell, restartField, ageField(obj, now)], health: podHealth(r), notes: podNotes(st) },
+    { summary: [r.reason, readyCell, restartField, ageField(obj, now)], health: podHealth(r), notes: [...podNotes(st), ...ephemeralNotes(spec, st)] },
     [
       ['IP', orNone(ip)],
       ['NODE', orNone(str(spec.nodeName))],
@@ -190,4 +190,37 @@ function podNotes(st: Json): string[] {
     }
   }
   return notes;
+}
+
+/**
+ * One line per ephemeral container (a Debug Pod… session's, `kubectl debug`'s), as kubectl
+ * describe lists them under "Ephemeral Containers": its image, its target, and its state from
+ * `status.ephemeralContainerStatuses` (`not started yet` while the kubelet has not reported it).
+ * They never count in READY, so the tooltip is where the row says they are there.
+ */
+export function ephemeralNotes(spec: Json, st: Json): string[] {
+  const statuses = records(st.ephemeralContainerStatuses);
+  return records(spec.ephemeralContainers).map((c) => {
+    const name = str(c.name);
+    const about = [str(c.image) && `image ${str(c.image)}`, str(c.targetContainerName) && `target ${str(c.targetContainerName)}`].filter(Boolean).join(', ');
+    const status = statuses.find((s) => str(s.name) === name);
+    return `ephemeral container ${name}${about ? ` (${about})` : ''}: ${status ? containerStateText(record(status.state)) : 'not started yet'}`;
+  });
+}
+
+/** A container's state as kubectl describe words it: `Running since …`, `Waiting (ContainerCreating)`, `Terminated (Completed, exit code 0)`. */
+function containerStateText(state: Json): string {
+  if (state.running !== undefined) {
+    const started = str(record(state.running).startedAt);
+    return started ? `Running since ${started}` : 'Running';
+  }
+  if (state.terminated !== undefined) {
+    const t = record(state.terminated);
+    return `Terminated (${[str(t.reason), `exit code ${int(t.exitCode)}`].filter(Boolean).join(', ')})`;
+  }
+  if (state.waiting !== undefined) {
+    const w = record(state.waiting);
+    return str(w.reason) ? `Waiting (${str(w.reason)})` : 'Waiting';
+  }
+  return 'state not reported';
 }

@@ -144,7 +144,8 @@ export function objectTooltip(obj: KubeObject, kind: string | undefined, now: nu
   if (m.resourceVersion) rows.push(['resourceVersion', inlineCode(m.resourceVersion)]);
   if (m.creationTimestamp) rows.push(['created', `${escapeMarkdown(m.creationTimestamp)} (${objectAge(m.creationTimestamp, now)} ago)`]);
   if (m.deletionTimestamp) rows.push(['deleting since', escapeMarkdown(m.deletionTimestamp)]);
-  const notes = (printed.notes ?? []).map((n) => `> ${escapeMarkdown(n)}`);
+  // One quoted paragraph per note (consecutive `>` lines would run together as one).
+  const notes = (printed.notes ?? []).flatMap((n, i) => [...(i > 0 ? ['>'] : []), `> ${escapeMarkdown(n)}`]);
   return [
     `**${escapeMarkdown(kind ?? obj.kind ?? 'Object')}** ${inlineCode(m.name ?? '')}`,
     '',

@@ -78,8 +78,9 @@ export function registerContainerFiles(manager: BrowseSource): vscode.Disposable
       const rows: Row[] = [];
       if (dir !== '/') rows.push({ label: '$(arrow-up) ..', description: path.posix.dirname(dir), act: () => show(path.posix.dirname(dir)) });
       rows.push({ label: '$(go-to-file) Go to Path…', act: () => goTo(dir) });
-      rows.push({ label: '$(cloud-download) Download This Folder…', act: () => download(folder) });
-      rows.push({ label: '$(cloud-upload) Upload Into This Folder…', act: () => upload(folder) });
+      // A copy's failure is said as the copy's (`Upload: …`), not as the picker's.
+      rows.push({ label: '$(cloud-download) Download This Folder…', act: () => download(folder).catch(report('Download')) });
+      rows.push({ label: '$(cloud-upload) Upload Into This Folder…', act: () => upload(folder).catch(report('Upload')) });
       if ((vscode.workspace.workspaceFolders?.length ?? 0) > 0) rows.push({ label: '$(root-folder) Add This Folder to the Workspace', act: () => void vscode.workspace.updateWorkspaceFolders(vscode.workspace.workspaceFolders!.length, 0, { uri: folder, name: `${at.pod}:${dir}` }) });
       rows.push({ label: '', kind: vscode.QuickPickItemKind.Separator, act: () => undefined });
       for (const entry of entries) {

@@ -22,6 +22,24 @@ export class LogTerminal {
     return rows;
   }
 
+  /**
+   * The runs of text drawn black on yellow (xterm's DOM renderer: `xterm-bg-3`), each with its
+   * row's whole text: the log search's current match.
+   */
+  async highlighted(): Promise<Array<{ text: string; row: string }>> {
+    return this.part
+      .locator('.terminal-wrapper.active .xterm-rows > div, .terminal-wrapper:visible .xterm-rows > div')
+      .evaluateAll((divs) =>
+        divs
+          .filter((d) => (d as unknown as { offsetParent: unknown }).offsetParent !== null)
+          .flatMap((d) =>
+            Array.from((d as unknown as { querySelectorAll(q: string): ArrayLike<{ className: string; textContent: string | null }> }).querySelectorAll('span'))
+              .filter((s) => /(^|\s)xterm-bg-3(\s|$)/.test(s.className))
+              .map((s) => ({ text: (s.textContent ?? '').replace(/\u00a0/g, ' '), row: (d.textContent ?? '').replace(/\u00a0/g, ' ').trimEnd() })),
+          ),
+      );
+  }
+
   async waitForRows(what: string, accept: (rows: string[]) => boolean, opts?: PollOptions): Promise<string[]> {
     return poll(`terminal rows: ${what}`, () => this.rows(), accept, opts);
   }

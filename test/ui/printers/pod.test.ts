@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/informer';
 import { describeRow, kubectlLines, printObject } from '../../../src/ui/printers';
 import { readPod } from '../../../src/ui/printers/pod';
+import { objectTooltip } from '../../../src/ui/tree/node-presentation';
 import { DAY, MINUTE, NOW, SECOND, ago, defaultCells, transcriptObject } from './support';
 
 const containers = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}` }));
@@ -200,6 +201,40 @@ describe('printers: Pod (kubectl READY, STATUS, RESTARTS, AGE)', () => {
       },
     };
     assert.deepEqual(defaultCells(printObject(obj, 'Pod', NOW)), ['with-sidecar', '2/2', 'Running', '1 (2m ago)', '5m']);
+  });
+
+  it('ephemeral containers: the tooltip lists each with its image, target and state (never counted in READY), as kubectl describe does', () => {
+    const debugged: KubeObject = {
+      metadata: { name: 'signer', namespace: 'payments', creationTimestamp: ago(3 * DAY) },
+      spec: {
+        containers: [{ name: 'main' }],
+        ephemeralContainers: [
+          { name: 'debugger-a1b2c', image: 'busybox', targetContainerName: 'main' },
+          { name: 'debugger-d3e4f', image: 'busybox:1.36' },
+          { name: 'debugger-g5h6i', image: 'nicolaka/netshoot' },
+          { name: 'debugger-j7k8l', image: 'busybox' },
+        ],
+      },
+      status: {
+        phase: 'Running',
+        containerStatuses: [{ name: 'main', ready: true, restartCount: 0, state: { running } }],
+        ephemeralContainerStatuses: [
+          { name: 'debugger-a1b2c', state: { running: { startedAt: '2026-01-02T10:00:00Z' } } },
+          { name: 'debugger-d3e4f', state: { waiting: { reason: 'ContainerCreating' } } },
+          { name: 'debugger-g5h6i', state: { terminated: { reason: 'Completed', exitCode: 0 } } },
+        ],
+      },
+    };
+    const row = printObject(debugged, 'Pod', NOW);
+    assert.equal(describeRow(row), 'Running · 1/1 · 3d');
+    assert.deepEqual(row.notes, [
+      'ephemeral container debugger-a1b2c (image busybox, target main): Running since 2026-01-02T10:00:00Z',
+      'ephemeral container debugger-d3e4f (image busybox:1.36): Waiting (ContainerCreating)',
+      'ephemeral container debugger-g5h6i (image nicolaka/netshoot): Terminated (Completed, exit code 0)',
+      'ephemeral container debugger-j7k8l (image busybox): not started yet',
+    ]);
+    const tooltip = objectTooltip(debugged, 'Pod', NOW);
+    assert.ok(tooltip.includes('> ephemeral container debugger-a1b2c (image busybox, target main): Running since 2026-01-02T10:00:00Z\n>\n> ephemeral container debugger-d3e4f'), tooltip);
   });
 
   it('the description: status and READY first, restarts with the last one\'s age, then AGE; broken reasons are red', () => {

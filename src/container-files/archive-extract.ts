@@ -135,7 +135,7 @@ export class ArchiveExtractor {
   /** Makes `dir` (and its parents), then checks it really is inside the root, links followed. */
   private makeFolder(dir: string, entry: string): void {
     fs.mkdirSync(dir, { recursive: true });
-    if (!insideRealFolder(this.realRoot, dir)) throw new EscapeRefused(entry, 'would be written through a symbolic link that leads', 'download');
+    if (!insideRealFolder(this.realRoot, dir)) throw new EscapeRefused(entry, 'would be written through a symbolic link that leads outside the folder', 'download');
   }
 
   private removeExistingLink(dest: string, entry: string): void {

@@ -15,7 +15,7 @@ export class EscapeRefused extends Error {
     readonly why: string,
     readonly direction: 'download' | 'upload',
   ) {
-    super(`${direction === 'download' ? 'Download' : 'Upload'} refused: the entry "${entry}" ${why}, outside the folder it was copied to. Nothing was written outside that folder; ${direction === 'download' ? 'an archive like this is what a compromised container could send (the case kubectl cp refuses)' : 'choose files inside the folder to upload'}.`);
+    super(`${direction === 'download' ? 'Download' : 'Upload'} refused: the entry "${entry}" ${why}. Nothing was written outside the folder it was copied to; ${direction === 'download' ? 'an archive like this is what a compromised container could send (the case kubectl cp refuses)' : 'choose files inside the folder to upload'}.`);
     this.name = 'EscapeRefused';
   }
 }

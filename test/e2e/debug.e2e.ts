@@ -349,9 +349,9 @@ describe('Debug in place in the browser: previous logs, all containers, search a
     await ui.dialog.waitUntilOpen();
     assert.match((await ui.dialog.read()).message, /Upload evil into /);
     await actions.clickDialogButton('Upload');
-    const refused = await notification('the upload refused', (m) => m.startsWith('Upload: Upload refused'));
+    const refused = await notification('the upload refused', (m) => m.startsWith('Upload refused'));
     assert.match(refused, /the entry "evil\/secrets" is a symbolic link to "\.\.\/\.\.\/outside-target", which points outside the folder being uploaded/);
-    assert.match(refused, /Nothing was written outside that folder/);
+    assert.match(refused, /Nothing was written outside the folder it was copied to/);
     assert.deepEqual(tree(dir), inside, 'nothing written in the container\'s folder');
     // (The folder beside it is the machine's shared /tmp: what the link would reach, by name.)
     for (const name of ['outside-target', 'evil', 'secrets']) assert.equal(fs.existsSync(path.join(path.dirname(dir), name)), false, `nothing at ${path.join(path.dirname(dir), name)}`);
@@ -366,9 +366,9 @@ describe('Debug in place in the browser: previous logs, all containers, search a
     const hostileDir = await browse('payments', HOSTILE);
     await pickRow('Download This Folder…');
     await dialog.chooseFolder(`Download ${hostileDir} from payments/${HOSTILE} (main) into…`, into);
-    const escaped = await notification('the download refused', (m) => m.startsWith('Download: Download refused'));
+    const escaped = await notification('the download refused', (m) => m.startsWith('Download refused'));
     assert.match(escaped, new RegExp(`the entry "\\.\\./${ESCAPED.replace(/\./g, '\\.')}"`));
-    assert.match(escaped, /Nothing was written outside that folder; an archive like this is what a compromised container could send/);
+    assert.match(escaped, /Nothing was written outside the folder it was copied to; an archive like this is what a compromised container could send/);
     assert.equal(fs.existsSync(path.join(local, ESCAPED)), false, `nothing at ${path.join(local, ESCAPED)}`);
     assert.equal(fs.existsSync(path.join(path.dirname(local), ESCAPED)), false);
     for (const p of tree(local)) assert.ok(!p.endsWith(ESCAPED), `no ${ESCAPED} anywhere under ${local}: ${p}`);

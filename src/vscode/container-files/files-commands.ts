@@ -189,7 +189,9 @@ export function registerContainerFiles(manager: BrowseSource): vscode.Disposable
 
   const report = (what: string) => (err: unknown) => {
     if (err instanceof Cancelled) return void vscode.window.showInformationMessage(`${what}: ${err.message}.`);
-    void vscode.window.showErrorMessage(`${what}: ${messageOf(err)}`);
+    const message = messageOf(err);
+    // "Upload refused: …" already says whose failure it is.
+    void vscode.window.showErrorMessage(message.startsWith(`${what} `) ? message : `${what}: ${message}`);
   };
 
   return vscode.Disposable.from(

@@ -5,11 +5,13 @@ import * as path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { acceleratedClock, seededRandom } from '../../src/base/clock';
 import { CredentialRegistry } from '../../src/connection/credentials/credential-registry';
+import { MIN_RUN_SPACING_MS } from '../../src/connection/credentials/renewal-plan';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { Informer } from '../../src/informer/informer';
 import type { ResourceType } from '../../src/informer/resource-type';
 import { FakeApiServer } from '../support/apiserver';
 import { ExecPluginFixture } from '../support/exec-plugin/exec-plugin-fixture';
+import { ManualClock } from '../support/manual-clock';
 import { SocksProxy } from '../support/socks-proxy';
 import { until } from '../support/until';
 
@@ -74,7 +76,10 @@ describe('client certificates through SOCKS, and rotated identities released', f
     plugin.setClientCert('a');
     const kc = new KubeConfig();
     kc.loadFromString(plugin.kubeconfig({ server: s.url.replace('127.0.0.1', 'localhost'), caPem: s.caPem, proxyUrl: proxy.url }));
-    const registry = new CredentialRegistry({ clock: acceleratedClock(1) });
+    // The credentials' own clock, so the renewal's wait for the plugin's run spacing is stepped, not slept.
+    const credentialClock = new ManualClock();
+    const firstRunAt = credentialClock.now();
+    const registry = new CredentialRegistry({ clock: credentialClock });
     cleanups.push(() => registry.dispose());
     const transport = new KubeConfigTransport(kc, { env: {}, credentials: registry.acquire(kc) });
     cleanups.push(() => transport.dispose());
@@ -85,7 +90,10 @@ describe('client certificates through SOCKS, and rotated identities released', f
     plugin.setClientCert('b');
     plugin.setToken('token-2');
     s.setToken('token-2');
-    await transport.list('/api/v1/namespaces/default/configmaps', {}, new AbortController().signal);
+    const second = transport.list('/api/v1/namespaces/default/configmaps', {}, new AbortController().signal);
+    await until(() => credentialClock.nextDue() === firstRunAt + MIN_RUN_SPACING_MS, 'the renewal to wait out the spacing since the first plugin run');
+    credentialClock.advance(MIN_RUN_SPACING_MS);
+    await second;
     assert.equal(s.requests.at(-1)?.clientCert, fingerprint('b'), 'certificate b presented after the rotation');
     await until(() => transport.retiredConnectionSets === 0, 'the agent of certificate a released: nothing runs on it any more');
   });

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict';
 import { KubeConfig } from '@kubernetes/client-node';
 import { AbortedError, ApiError, TransportError, acceleratedClock } from '../../src/base';
+import { createCredentialProvider } from '../../src/connection/credentials/credential-registry';
+import { MIN_RUN_SPACING_MS } from '../../src/connection/credentials/renewal-plan';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
 import { SwitchableTransport } from '../../src/connection/transport/switchable-transport';
 import { outgoingWrite } from '../../src/connection/transport/write-request';
 import { FakeApiServer, type KubeObjectJson } from '../support/apiserver';
 import { ExecPluginFixture } from '../support/exec-plugin/exec-plugin-fixture';
+import { ManualClock } from '../support/manual-clock';
+import { until } from '../support/until';
 
 const CM = '/api/v1/namespaces/default/configmaps';
 
@@ -128,12 +132,21 @@ describe('Write request: the transport writes', () => {
       it(`(${label}) a 401 renews the credentials once and sends the write again; the switchable transport forwards writes`, async () => {
         plugin = new ExecPluginFixture('token-1');
         server.setToken('token-1');
-        transport = transportFor(server, plugin.kubeconfig({ server: server.url, caPem: server.caPem }));
+        // The credentials' own clock, so the renewal's wait for the plugin's run spacing is stepped, not slept.
+        const credentialClock = new ManualClock();
+        const firstRunAt = credentialClock.now();
+        const kubeconfig = plugin.kubeconfig({ server: server.url, caPem: server.caPem });
+        const kc = new KubeConfig();
+        kc.loadFromString(kubeconfig);
+        transport = transportFor(server, kubeconfig, { credentials: createCredentialProvider(kc, { clock: credentialClock }) });
         const switchable = new SwitchableTransport(transport);
         await switchable.write({ method: 'POST', path: CM, body: JSON.stringify({ metadata: { name: 'one' } }) }, signal());
         plugin.setToken('token-2');
         server.setToken('token-2');
-        await switchable.write({ method: 'POST', path: CM, body: JSON.stringify({ metadata: { name: 'two' } }) }, signal());
+        const second = switchable.write({ method: 'POST', path: CM, body: JSON.stringify({ metadata: { name: 'two' } }) }, signal());
+        await until(() => credentialClock.nextDue() === firstRunAt + MIN_RUN_SPACING_MS, 'the renewal to wait out the spacing since the first plugin run');
+        credentialClock.advance(MIN_RUN_SPACING_MS);
+        await second;
         assert.deepEqual(
           server.requests.filter((r) => r.method === 'POST').map((r) => r.status),
           [201, 401, 201],

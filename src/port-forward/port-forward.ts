@@ -71,6 +71,8 @@ export class PortForward implements Disposable {
   private stopped = false;
   /** Pods the server said are gone (404) before the watch did: not chosen until the watch catches up. */
   private readonly goneUids = new Set<string>();
+  /** Why the running pods take no connection (none has the named port), while that is so. */
+  private portless: string | undefined;
 
   constructor(
     readonly spec: ForwardSpec,
@@ -232,11 +234,21 @@ export class PortForward implements Disposable {
     const replicaSets = this.feeds.rs?.state.synced ? this.feeds.rs.list() : undefined;
     const pods = this.feeds.pods.list();
     for (const uid of [...this.goneUids]) if (!pods.some((p) => p.metadata.uid === uid)) this.goneUids.delete(uid);
-    return usablePods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => typeof this.portOn(p.pod) === 'number' && !this.goneUids.has(p.pod.metadata.uid ?? ''));
+    const usable = usablePods(this.target, { pods, replicaSets, slices: this.feeds.slices?.list() ?? [] }).filter((p) => !this.goneUids.has(p.pod.metadata.uid ?? ''));
+    const withPort = usable.filter((p) => typeof this.portOn(p.pod) === 'number');
+    this.portless = withPort.length === 0 && usable.length > 0 ? (this.portOn(usable[0].pod) as string) : undefined;
+    return withPort;
   }
 
+  /**
+   * The pod port new connections go to on `pod`, or why it has none. A number is taken as it is,
+   * declared or not, as kubectl does for a Service's or workload's pods (the pod refuses it if
+   * nothing listens: the forward then reads failing, with the pod's words); a name must be one of
+   * the pod's declared ports.
+   */
   private portOn(pod: KubeObject): number | string {
-    return podPortOn(pod, this.target!.podPort);
+    const port = this.target!.podPort;
+    return typeof port === 'number' ? port : podPortOn(pod, port);
   }
 
   /** One stream to the pod, closed at once: a refused `pods/portforward` reads as the server's words before anything is bound. */
@@ -282,7 +294,7 @@ export class PortForward implements Disposable {
     else if (podTrouble) this.setPhase('failing', podTrouble.reason);
     else if (this.current?.ready === false) this.setPhase('ready', `pod ${this.current.name} is Running but not Ready${this.spec.kind === 'Pod' ? '' : ` (no Ready pod of ${this.label})`}`);
     else if (this.current) this.setPhase('ready', undefined);
-    else this.setPhase('waiting', `no running pod of ${this.label}`);
+    else this.setPhase('waiting', this.portless ? `no running pod of ${this.label} has its port: ${this.portless}` : `no running pod of ${this.label}`);
   }
 
   /** The pod `previous` no longer takes new connections: its connections end if it is gone; those the client still used count as cut. */

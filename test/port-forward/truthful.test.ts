@@ -72,6 +72,26 @@ describe('port-forward: state and counts that follow what connections meet (loca
     assert.deepEqual(events.slice(1), ['ready again: pod web-1 took a connection'], 'the log tells when it starts failing and when it stops, not each connection');
   });
 
+  it('U02 a Service whose numeric target port its pods do not declare: connections go to the pod as kubectl sends them, and its refusal reads failing with a 503 (not "waiting for a pod" while pods run); a named port no pod has is said while waiting', async () => {
+    rig = await StreamsRig.start();
+    rig.service('web', { app: 'web' }, [{ port: 81, targetPort: 81 }]);
+    rig.service('named', { app: 'web' }, [{ port: 82, targetPort: 'metrics' }]);
+    // Declares 80 only: nothing listens on 81, and no port is named metrics.
+    rig.pod('web-1', { app: 'web' }, { ports: [{ containerPort: 80 }] });
+    const f = rig.forward({ kind: 'Service', namespace: 'shop', name: 'web', port: 81, localPort: 0 });
+    await f.start();
+    assert.equal(f.status.phase, 'ready', `the running pod takes connections: ${JSON.stringify(f.status)}`);
+    const answer = await get(f.status.localPort);
+    assert.equal(answer.status, 503, JSON.stringify(answer));
+    assert.match(answer.body, /^Kube Watch port-forward svc\/web 81: connection refused by pod web-1 port 81\n/);
+    await until(() => f.status.phase === 'failing', () => `failing: ${JSON.stringify(f.status)}`);
+    assert.equal(f.status.reason, 'connection refused by pod web-1 port 81');
+    const n = rig.forward({ kind: 'Service', namespace: 'shop', name: 'named', port: 82, localPort: 0 });
+    await n.start();
+    await until(() => n.status.phase === 'waiting', () => `waiting: ${JSON.stringify(n.status)}`);
+    assert.equal(n.status.reason, 'no running pod of svc/named 82 has its port: pod web-1 has no port named "metrics" (its ports: 80)');
+  });
+
   it('U02 a stream the server will not open (pods/portforward refused mid-forward): failing with the server\'s words, an HTTP client gets a 503 that says them, and ready again once one opens', async () => {
     rig = await StreamsRig.start();
     rig.pod('web-1', { app: 'web' });

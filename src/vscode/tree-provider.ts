@@ -3,7 +3,7 @@ import type { Clock } from '../base';
 import type { WatchConfig } from '../manager';
 import { kubeconfigProblem } from '../ui/kubeconfig-problem';
 import { OPEN_OBJECT_COMMAND } from './object-documents';
-import { DrawnRows, ExpansionMemory, ResourcesTree, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type ResourcesTreeSource, type ViewNode, type WatchTreeModelOptions } from '../ui/tree';
+import { DrawnRows, ExpansionMemory, rowLook, ResourcesTree, WatchTreeModel, viewMessage, viewScope, type NodePresentation, type ResourcesTreeSource, type ViewNode, type WatchTreeModelOptions } from '../ui/tree';
 import { DESCRIBE_COMMAND } from './describe-documents';
 
 export type { TreeNode, ViewNode } from '../ui/tree';
@@ -81,10 +81,9 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
     this.changed.fire(undefined);
   }
 
-  /** The row as drawn: what VS Code shows of it, in one string. */
+  /** The row as drawn: what VS Code shows of it, in one string (see rowLook). */
   private lookOf(node: ViewNode, p: NodePresentation = this.model.present(node)): string {
-    // Not the expansion: VS Code keeps a known row's expansion whatever the item says.
-    return JSON.stringify([p.label, p.description, p.icon, p.collapsible, p.contextValue]);
+    return rowLook(node, p);
   }
 
   private collapsibleOf(node: ViewNode, p: NodePresentation): NodePresentation['collapsible'] {

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { acceleratedClock, Emitter, seededRandom, systemClock } from '../../src/base';
 import { WatchManager } from '../../src/manager';
-import { DrawnRows, ResourcesTree, WatchTreeModel, type RowDecorationChange, type RowDecorator, type ViewNode } from '../../src/ui/tree';
+import { DrawnRows, ResourcesTree, rowLook, WatchTreeModel, type RowDecorationChange, type RowDecorator, type ViewNode } from '../../src/ui/tree';
 import { FakeApiServer } from '../support/apiserver';
 import { until } from '../support/until';
 
@@ -133,7 +133,7 @@ describe('the Resources view refreshes only the rows an answer changed', functio
     assert.ok(pods);
     await until(() => view.getChildren(pods).length > 0 && /^watching/.test(view.present(pods).description ?? ''), () => `the pods row watching with its rows: ${view.present(pods).description}`);
 
-    const lookOf = (n: ViewNode) => JSON.stringify(view.present(n));
+    const lookOf = (n: ViewNode) => rowLook(n, view.present(n));
     const drawn = new DrawnRows<ViewNode>({ lookOf, childrenOf: (n) => view.getChildren(n) });
     /** What VS Code does with every row expanded: draws each row, and lists the children of each parent. */
     const drawAll = (nodes: readonly ViewNode[]) => {
@@ -176,5 +176,23 @@ describe('the Resources view refreshes only the rows an answer changed', functio
     decorations.fire({ entryIds: manager.entries().map((e) => e.id) });
     await until(() => named.length > 0, () => 'a refresh');
     assert.ok(!named.flat().includes(pods.id) && !named.flat().includes(shop.id), JSON.stringify(named));
+
+    // An ephemeral container of c starts: the row reads the same, its tooltip does not. VS Code
+    // asks for a tooltip again only for a row it redraws: the row is named.
+    named.length = 0;
+    const c = server.get('pods', 'shop', 'c')!;
+    const spec = { ...(c.spec as object), ephemeralContainers: [{ name: 'debugger-abcde', image: 'busybox', targetContainerName: 'main' }] };
+    const waiting = [{ name: 'debugger-abcde', image: 'busybox', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } }];
+    server.update('pods', { ...c, spec, status: { ...(c.status as object), ephemeralContainerStatuses: waiting } });
+    await until(() => named.flat().includes(rowOf('c')?.id ?? '-'), () => `the row of c named: ${JSON.stringify(named)}`);
+    named.length = 0;
+    const c2 = server.get('pods', 'shop', 'c')!;
+    const running = [{ ...waiting[0], state: { running: { startedAt: '2026-11-28T08:00:00Z' } } }];
+    server.update('pods', { ...c2, status: { ...(c2.status as object), ephemeralContainerStatuses: running } });
+    await until(() => named.flat().includes(rowOf('c')?.id ?? '-'), () => `the row of c named again once it runs: ${JSON.stringify(named)}`);
+    // Named for what its tooltip says, whatever its description does (a young pod's age ticks too).
+    const cRow = rowOf('c')!;
+    const look = JSON.parse(rowLook(cRow, view.present(cRow))) as unknown[];
+    assert.match(String(look[5]), /ephemeral container debugger-abcde \(image busybox, target main\): Running since/);
   });
 });

@@ -18,6 +18,21 @@
  * - Only what VS Code asked for is remembered (`drew`, `listed`); `narrow` asks the model, it
  *   remembers nothing.
  */
+import type { NodePresentation } from './node-presentation';
+import type { ViewNode } from './view-nodes';
+
+/**
+ * A row as VS Code draws it, in one string: its presentation (not the expansion: VS Code keeps a
+ * known row's expansion whatever the item says) and, for an object row, its status key (what
+ * its tooltip says beyond the row, e.g. an ephemeral container starting: VS Code asks for a
+ * tooltip again only for a row it redraws). `presentation` must be the one just computed for
+ * `node` (computing it stamps the object row's status key).
+ */
+export function rowLook(node: ViewNode, presentation: NodePresentation): string {
+  const p = presentation;
+  return JSON.stringify([p.label, p.description, p.icon, p.collapsible, p.contextValue, node.kind === 'object' ? node.shownKey : undefined]);
+}
+
 export interface DrawnRowsSource<N> {
   /** The row's look now: a string equal to the last one exactly when the row would be drawn the same. */
   lookOf(node: N): string;

@@ -312,9 +312,18 @@ describe('Write safety in the browser: wrong context, deleted object, ambiguous 
     assert.deepEqual(writes(staging, stagingMark), [], 'nor staging');
     for (const cluster of [prod, staging]) assert.equal((cluster.server.get('deployments.apps', NS, 'web')!.spec as { replicas: number }).replicas, 2, `${cluster.context} still at 2 replicas`);
     // prod's web as the view shows it now: still 2 of 2.
-    await ui.tree.expand(['deployments.apps']);
-    await ui.tree.expand(['deployments.apps', NS]);
-    await ui.tree.waitForRow(['deployments.apps', NS, 'web'], (r) => /^2\/2 ready/.test(r.description), { timeoutMs: 60_000 });
+    // The tree was drawn again for prod: its rows are expanded until web shows (an expansion made
+    // while the rows were replaced may be lost with them).
+    await poll(
+      "prod's web row",
+      async () => {
+        await ui.tree.expand(['deployments.apps']);
+        await ui.tree.expand(['deployments.apps', NS]);
+        return ui.tree.row(['deployments.apps', NS, 'web']);
+      },
+      (r) => r !== undefined && /^2\/2 ready/.test(r.description),
+      { timeoutMs: 90_000 },
+    );
     await toastSettled(/Scale Deployment shop\/web: This object is from context "staging"/);
     await shoot('w01-scale-refused-other-context');
     await clearNotifications();

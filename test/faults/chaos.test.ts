@@ -128,7 +128,10 @@ describe('chaos: random faults under continuous churn', function () {
         totals.seeds++;
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        throw new Error(`chaos seed ${seed} failed (replay with CHAOS_SEED=${seed}); faults: ${steps.join(', ')}\n${message}`);
+        // Where the informer stood and what it last did: a seed that fails only on a loaded machine cannot be replayed.
+        const state = rig.informer.state;
+        const last = rig.lifecycle.slice(-12).map((e) => `  ${e.at} ${JSON.stringify(e)}`).join('\n');
+        throw new Error(`chaos seed ${seed} failed (replay with CHAOS_SEED=${seed}); faults: ${steps.join(', ')}\n${message}\ninformer: ${state.phase}${state.reason ? ` (${state.reason})` : ''}; its last lifecycle events:\n${last}`);
       } finally {
         await rig.close();
       }

@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { acceleratedClock, seededRandom } from '../../src/base/clock';
+import { acceleratedClock, seededRandom, systemClock } from '../../src/base/clock';
 import { CredentialRegistry } from '../../src/connection/credentials/credential-registry';
 import { MIN_RUN_SPACING_MS } from '../../src/connection/credentials/renewal-plan';
 import { KubeConfigTransport } from '../../src/connection/transport/kubeconfig-transport';
@@ -108,7 +108,9 @@ describe('client certificates through SOCKS, and rotated identities released', f
       const kc = new KubeConfig();
       kc.loadFromString(plugin.kubeconfig({ server: s.url, caPem: s.caPem }));
       const clock = acceleratedClock(250, seededRandom(4));
-      const registry = new CredentialRegistry({ clock });
+      // The plugin is a real child process: its 30 s timeout runs on real time (120 ms at 250x is
+      // less than a node child's start on a loaded machine).
+      const registry = new CredentialRegistry({ clock: systemClock });
       cleanups.push(() => registry.dispose());
       const transport = new KubeConfigTransport(kc, { clock: acceleratedClock(1), credentials: registry.acquire(kc) });
       cleanups.push(() => transport.dispose());

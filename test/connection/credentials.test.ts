@@ -242,6 +242,27 @@ describe('credentials that renew (exec plugins)', function () {
       assert.equal(second.headers.Authorization, 'Bearer t2');
     });
 
+    it('a plugin run is timed on the run clock: the registry clock passing 30 s does not time it out, the run clock passing 30 s does', async () => {
+      const plugin = new ExecPluginFixture('t');
+      cleanups.push(() => plugin.dispose());
+      plugin.setHang(true);
+      const kc = new KubeConfig();
+      kc.loadFromString(plugin.kubeconfig({ server: 'https://127.0.0.1:1' }));
+      const clock = new ManualClock();
+      const runClock = new ManualClock();
+      const registry = new CredentialRegistry({ clock, runClock });
+      cleanups.push(() => registry.dispose());
+      let outcome: string | undefined;
+      void registry.acquire(kc).get(new AbortController().signal).then(() => (outcome = 'credentials'), (e: Error) => (outcome = e.message));
+      await until(() => plugin.runs() === 1, () => 'started');
+      clock.advance(31_000);
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(outcome, undefined, 'still running after 31 s on the registry clock');
+      runClock.advance(31_000);
+      await until(() => outcome !== undefined, () => 'the run timed out');
+      assert.match(outcome!, /timed out after 30 s/);
+    });
+
     it('a waiting get() rejects at once on abort; dispose kills the plugin', async () => {
       const plugin = new ExecPluginFixture('t');
       cleanups.push(() => plugin.dispose());

@@ -110,7 +110,7 @@ describe('client certificates through SOCKS, and rotated identities released', f
       const clock = acceleratedClock(250, seededRandom(4));
       // The plugin is a real child process: its 30 s timeout runs on real time (120 ms at 250x is
       // less than a node child's start on a loaded machine).
-      const registry = new CredentialRegistry({ clock: systemClock });
+      const registry = new CredentialRegistry({ clock, runClock: systemClock });
       cleanups.push(() => registry.dispose());
       const transport = new KubeConfigTransport(kc, { clock: acceleratedClock(1), credentials: registry.acquire(kc) });
       cleanups.push(() => transport.dispose());

@@ -92,7 +92,7 @@ export class Rig extends ConfigMapObjects implements FaultContext {
       // The plugin is a real child process: its 30 s timeout runs on real time. On the informer's
       // clock (250x) it was 120 ms, less than a node child's start on a loaded machine, and every
       // run timed out (chaos seeds 7 and 131 never listed again under a load of 14).
-      rig.credentials = new CredentialRegistry({ clock: systemClock });
+      rig.credentials = new CredentialRegistry({ clock: rig.clock, runClock: systemClock });
     }
     if (opts.relay) {
       rig.relay = await TcpRelay.start(Number(new URL(server.url).port));

@@ -14,6 +14,8 @@ import type { TokenSource } from './token-source';
 
 export interface CredentialRegistryOptions {
   clock?: Clock;
+  /** The clock that times an exec plugin's run; default `clock` (ExecCredentialsOptions.runClock). */
+  runClock?: Clock;
   /** The environment exec plugins inherit; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where exec plugins that may log in meet the user (a VS Code terminal). */

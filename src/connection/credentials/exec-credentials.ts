@@ -13,6 +13,12 @@ import { KubeConfigCredentials, tlsKeyOf } from './kubeconfig-credentials';
 
 export interface ExecCredentialsOptions {
   clock?: Clock;
+  /**
+   * The clock that times one plugin run (its timeout); default `clock`. A run is a real process:
+   * a test that speeds up `clock` (spacing, expiries) keeps real time here, or a busy machine's
+   * slow process start reads as a timeout.
+   */
+  runClock?: Clock;
   /** The environment the plugin inherits; default process.env. */
   env?: NodeJS.ProcessEnv;
   /** Where a plugin that may log in meets the user (a VS Code terminal); none: it runs without one. */
@@ -117,7 +123,7 @@ export class ExecCredentials implements CredentialProvider {
       const startedAt = this.clock.now();
       this.lastRunAt = startedAt;
       const cluster = this.exec.provideClusterInfo ? await clusterInfo(this.cluster) : this.cluster && { server: this.cluster.server };
-      const status = await runExecPlugin(this.exec, { clock: this.clock, signal: ctl.signal, cluster, env: this.options.env, interaction: this.options.interaction, user: this.userName });
+      const status = await runExecPlugin(this.exec, { clock: this.options.runClock ?? this.clock, signal: ctl.signal, cluster, env: this.options.env, interaction: this.options.interaction, user: this.userName });
       const base = await this.base.get(ctl.signal);
       if (this.disposed) throw new AbortedError('credentials disposed');
       this.adopt(base, status, startedAt);

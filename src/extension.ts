@@ -127,7 +127,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     history,
     logs,
     registerObjectDocuments(manager, clock),
-    registerHelmReleases(manager, clock, (line) => log.channel.info(line)),
+    registerHelmReleases(manager, clock, (line) => log.channel.info(line), tree.resources.catalog),
     editing,
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),

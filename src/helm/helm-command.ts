@@ -1,15 +1,22 @@
+import * as path from 'node:path';
+
 /**
  * The `helm` CLI commands Kube Watch runs for a release, pinned to the cluster the release was
- * seen on (WRITES.md W01): `--kube-context`, `--kubeconfig` and `--namespace` always given, never
- * left to helm's current context. Arguments are a list (no shell); `commandText` quotes them for
- * the user to copy when helm is not on the PATH.
+ * seen on (WRITES.md W01): `--kube-context` and `--namespace` always given, and the kubeconfig
+ * the watch manager read that context from, never left to helm's own defaults. Arguments are a
+ * list (no shell); `commandText` quotes them for the user to copy when helm is not on the PATH.
  */
 
-/** Where a release lives: the context and kubeconfig file it was read through, and its namespace. */
+/** Where a release lives: the context and kubeconfig files it was read through, and its namespace. */
 export interface ReleaseTarget {
   readonly context: string;
-  /** The kubeconfig file(s) the context came from (several joined as KUBECONFIG does); undefined: helm's default. */
-  readonly kubeconfig: string | undefined;
+  /**
+   * The kubeconfig files the manager read the context from (the session's own list). One file:
+   * `--kubeconfig FILE` (helm takes a single path there). Several (a merged KUBECONFIG list):
+   * the same list in helm's KUBECONFIG (`helmEnvironment`), which merges them as the manager did.
+   * Empty: the in-cluster configuration, helm's default.
+   */
+  readonly kubeconfigFiles: readonly string[];
   readonly namespace: string;
   readonly release: string;
 }
@@ -23,7 +30,7 @@ export type HelmOperation =
 /** The pinning flags every command carries. */
 export function pinnedFlags(target: ReleaseTarget): string[] {
   const flags = ['--kube-context', target.context];
-  if (target.kubeconfig) flags.push('--kubeconfig', target.kubeconfig);
+  if (target.kubeconfigFiles.length === 1) flags.push('--kubeconfig', target.kubeconfigFiles[0]);
   flags.push('--namespace', target.namespace);
   return flags;
 }
@@ -40,9 +47,19 @@ export function helmArgs(target: ReleaseTarget, op: HelmOperation): string[] {
   }
 }
 
-/** The command as a POSIX shell line to copy (each argument quoted when it needs it). */
-export function commandText(args: readonly string[]): string {
-  return ['helm', ...args].map(shellQuote).join(' ');
+/**
+ * The environment helm must run with besides the extension host's: KUBECONFIG set to the files the
+ * context came from when there are several (and removed when the flag names the one file, so a
+ * KUBECONFIG of the host's can never add a different file's context of the same name).
+ */
+export function helmEnvironment(target: ReleaseTarget): Record<string, string | undefined> {
+  return { KUBECONFIG: target.kubeconfigFiles.length > 1 ? target.kubeconfigFiles.join(path.delimiter) : undefined };
+}
+
+/** The command as a POSIX shell line to copy (each argument quoted when it needs it; the KUBECONFIG it needs in front). */
+export function commandText(args: readonly string[], target?: ReleaseTarget): string {
+  const kubeconfig = target ? helmEnvironment(target).KUBECONFIG : undefined;
+  return [...(kubeconfig ? [`KUBECONFIG=${shellQuote(kubeconfig)}`] : []), ...['helm', ...args].map(shellQuote)].join(' ');
 }
 
 function shellQuote(arg: string): string {

@@ -4,3 +4,4 @@ export * from './release-details';
 export * from './release-list';
 export * from './release-record';
 export * from './stuck-release';
+export * from './manifest-types';

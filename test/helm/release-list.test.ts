@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { commandText, confirmationText, helmArgs, releasesFrom, revisionRecordOf, stuckAdviceOf, type ReleaseTarget, type RevisionRecord } from '../../src/helm';
+import * as path from 'node:path';
+import { commandText, confirmationText, helmArgs, helmEnvironment, releasesFrom, revisionRecordOf, stuckAdviceOf, type ReleaseTarget, type RevisionRecord } from '../../src/helm';
 import type { KubeObject } from '../../src/informer';
 
 function meta(name: string, labels: Record<string, string>, namespace = 'shop'): KubeObject {
@@ -41,16 +42,23 @@ describe('helm: releases from labels', () => {
 });
 
 describe('helm: CLI arguments pinned to the release context', () => {
-  const target: ReleaseTarget = { context: 'prod', kubeconfig: '/home/me/.kube/config', namespace: 'payments', release: 'ledger' };
+  const target: ReleaseTarget = { context: 'prod', kubeconfigFiles: ['/home/me/.kube/config'], namespace: 'payments', release: 'ledger' };
   it('rollback, uninstall and upgrade carry --kube-context, --kubeconfig and --namespace', () => {
     assert.deepEqual(helmArgs(target, { kind: 'rollback', revision: 2 }), ['rollback', 'ledger', '2', '--kube-context', 'prod', '--kubeconfig', '/home/me/.kube/config', '--namespace', 'payments', '--wait']);
     assert.deepEqual(helmArgs(target, { kind: 'uninstall' }), ['uninstall', 'ledger', '--kube-context', 'prod', '--kubeconfig', '/home/me/.kube/config', '--namespace', 'payments', '--wait']);
-    assert.deepEqual(helmArgs({ ...target, kubeconfig: undefined }, { kind: 'upgrade', chart: 'repo/ledger', version: '3.2.0', valuesFile: '/tmp/v.yaml' }), [
+    assert.deepEqual(helmArgs({ ...target, kubeconfigFiles: [] }, { kind: 'upgrade', chart: 'repo/ledger', version: '3.2.0', valuesFile: '/tmp/v.yaml' }), [
       'upgrade', 'ledger', 'repo/ledger', '--version', '3.2.0', '--values', '/tmp/v.yaml', '--kube-context', 'prod', '--namespace', 'payments', '--wait',
     ]);
   });
   it('the command to copy quotes what a shell would split; the confirmation names context, release and revision', () => {
     assert.equal(commandText(helmArgs({ ...target, context: "my ctx's" }, { kind: 'rollback', revision: 2 })), `helm rollback ledger 2 --kube-context 'my ctx'\\''s' --kubeconfig /home/me/.kube/config --namespace payments --wait`);
     assert.equal(confirmationText(target, { kind: 'rollback', revision: 2 }, 3), 'Roll back release ledger in namespace payments on context prod from revision 3 to revision 2?');
+  });
+  it('several kubeconfig files (a merged list): no --kubeconfig (helm takes one path), the same list in KUBECONFIG, and in front of the command to copy', () => {
+    const merged: ReleaseTarget = { ...target, kubeconfigFiles: ['/a/config', '/b/config'] };
+    assert.ok(!helmArgs(merged, { kind: 'uninstall' }).includes('--kubeconfig'));
+    assert.deepEqual(helmEnvironment(merged), { KUBECONFIG: ['/a/config', '/b/config'].join(path.delimiter) });
+    assert.deepEqual(helmEnvironment(target), { KUBECONFIG: undefined }, 'one file: the flag names it and a KUBECONFIG of the host is not passed on');
+    assert.equal(commandText(helmArgs(merged, { kind: 'uninstall' }), merged), `KUBECONFIG=/a/config${path.delimiter}/b/config helm uninstall ledger --kube-context prod --namespace payments --wait`);
   });
 });

@@ -27,7 +27,7 @@ export function revisionRowLabel(rev: RevisionRecord, now: number): { label: str
 export type LiveState = { readonly found: true; readonly summary: string } | { readonly found: false; readonly why: string };
 
 /** The text of an opened revision: header, values (user and computed), objects with their live state, notes, hooks, history. */
-export function releaseDocumentText(d: ReleaseDetails, release: HelmRelease, context: string, objects: readonly { object: ManifestObject; live: LiveState | undefined }[]): string {
+export function releaseDocumentText(d: ReleaseDetails, release: HelmRelease, context: string, objects: readonly { object: ManifestObject; namespace: string; live: LiveState | undefined }[]): string {
   const lines: string[] = [];
   lines.push(`# Helm release ${d.name} in ${release.namespace} (context ${context})`);
   lines.push(`# revision ${d.revision}: ${d.status}${d.description ? ` (${d.description})` : ''}`);
@@ -37,10 +37,10 @@ export function releaseDocumentText(d: ReleaseDetails, release: HelmRelease, con
   lines.push('', '# ---- USER-SUPPLIED VALUES (helm get values)', yamlOf(d.userValues));
   lines.push('# ---- COMPUTED VALUES (helm get values --all)', yamlOf(d.computedValues));
   lines.push('# ---- OBJECTS (from the manifest; live state on the cluster)');
-  for (const { object: o, live } of objects) {
-    const where = o.namespace || release.namespace;
+  // One line per object, `#   Kind namespace/name: state` (`Kind name` when cluster-scoped): its Reveal lens goes here.
+  for (const { object: o, namespace, live } of objects) {
     const state = live === undefined ? 'not read' : live.found ? live.summary : live.why;
-    lines.push(`#   ${o.kind} ${where}/${o.name}: ${state}`);
+    lines.push(`#   ${o.kind} ${namespace ? `${namespace}/` : ''}${o.name}: ${state}`);
   }
   lines.push('', '# ---- HISTORY');
   for (const r of [...release.revisions].reverse()) lines.push(`#   rev ${r.revision}  ${r.status}${r.modifiedAt ? `  ${new Date(r.modifiedAt).toISOString()}` : ''}`);

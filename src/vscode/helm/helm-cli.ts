@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { commandText, confirmationText, helmArgs, type HelmOperation, type ReleaseTarget } from '../../helm';
+import { commandText, confirmationText, helmArgs, helmEnvironment, type HelmOperation, type ReleaseTarget } from '../../helm';
 
 /** The `helm` program on the PATH (as the extension host sees it), or undefined. */
 export function helmOnPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -33,11 +33,11 @@ export class HelmRunner implements vscode.Disposable {
 
   async run(target: ReleaseTarget, op: HelmOperation, currentRevision: number): Promise<void> {
     const args = helmArgs(target, op);
-    const text = commandText(args);
+    const text = commandText(args, target);
     const helm = helmOnPath();
     if (!helm) {
       const copy = 'Copy Command';
-      const pick = await vscode.window.showWarningMessage(`helm is not on the PATH. ${confirmationText(target, op, currentRevision)} Run this yourself:\n${text}`, { modal: true }, copy);
+      const pick = await vscode.window.showWarningMessage(`helm is not on the PATH. ${confirmationText(target, op, currentRevision)}`, { modal: true, detail: `Run this yourself:\n${text}` }, copy);
       if (pick === copy) await vscode.env.clipboard.writeText(text);
       return;
     }
@@ -45,7 +45,7 @@ export class HelmRunner implements vscode.Disposable {
     const pick = await vscode.window.showWarningMessage(confirmationText(target, op, currentRevision), { modal: true, detail: text }, go);
     if (pick !== go) return;
     this.log(`helm: ${text}`);
-    const result = await this.spawn(helm, args);
+    const result = await this.spawn(helm, args, helmEnvironment(target));
     if (result.code === 0) {
       void vscode.window.showInformationMessage(`helm ${op.kind} of ${target.release} on ${target.context} finished.`);
     } else {
@@ -54,9 +54,14 @@ export class HelmRunner implements vscode.Disposable {
     }
   }
 
-  private spawn(program: string, args: string[]): Promise<{ code: number; output: string }> {
+  private spawn(program: string, args: string[], extraEnv: Record<string, string | undefined>): Promise<{ code: number; output: string }> {
+    const env = { ...process.env };
+    for (const [name, value] of Object.entries(extraEnv)) {
+      if (value === undefined) delete env[name];
+      else env[name] = value;
+    }
     return new Promise((resolve) => {
-      const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(program, args, { stdio: ['ignore', 'pipe', 'pipe'], env });
       this.children.add(child);
       let output = '';
       const keep = (b: Buffer) => (output = (output + b.toString('utf8')).slice(-4000));

@@ -31,6 +31,8 @@ export class HelmReleaseSource implements Disposable {
 
   /** The context's name as the manager resolved it (for the CLI's --kube-context and the texts). */
   contextName(spec: string): string {
+    const resolved = this.manager.contextOrigin(spec)?.contextName;
+    if (resolved) return resolved;
     if (spec) return spec;
     const entry = this.manager.entries().find((e) => this.manager.contextSpecOf(e.id) === spec && e.context);
     return entry?.context ?? '';

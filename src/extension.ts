@@ -1,3 +1,4 @@
+import { registerHelmReleases } from './vscode/helm/helm-view';
 import * as vscode from 'vscode';
 import { CatchUpTracker, HealthRecorder } from './health';
 import { ExecLoginTerminals } from './vscode/exec-login-terminals';
@@ -126,6 +127,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     history,
     logs,
     registerObjectDocuments(manager, clock),
+    registerHelmReleases(manager, clock, (line) => log.channel.info(line), tree.resources.catalog),
     editing,
     describe,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),

@@ -19,6 +19,7 @@ import { StatusBarFeed } from '../../src/ui/status';
 import { collectionPath, type ResourceSpec } from './datasets';
 import { benchResource } from './resources';
 import { note, serveRpc } from './rpc';
+import { helmList } from './helm-client';
 import { bareGet, measureSync, streamingListFloor, type Conn, type SyncResult } from './sync-measure';
 
 export type { Conn, SyncResult } from './sync-measure';
@@ -463,6 +464,7 @@ async function healthMeasure(p: { durationMs: number }): Promise<HealthWindow> {
 
 serveRpc({
   sync,
+  helmList,
   healthStart,
   healthPanel,
   healthMeasure,

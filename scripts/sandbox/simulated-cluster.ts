@@ -19,6 +19,8 @@
  *   ConfigMap, a Service, a `gold-widget` still reconciling;
  * - `batch`: a Completed and a Failed job Pod; the churn adds a job Pod every few seconds;
  * - an EndpointSlice per Service with a selector, kept current with its Pods (endpoint-slice-controller.ts);
+ * - Helm releases stored as helm stores them (test/support/helm-releases.ts): `monitoring/observability`,
+ *   `shop/web`, `payments/ledger` (stuck in pending-upgrade) and `kube-system/coredns` (ConfigMap driver);
  * - Events for what happened to them (some repeated, with their counts), and one custom resource
  *   type, `widgets.example.com` (v1, kind Widget), with its CustomResourceDefinition (printer
  *   columns Phase, Size, Color).
@@ -32,6 +34,7 @@ import { ACTION_TYPES, ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type Fa
 import { WorkloadController } from './workload-controller';
 import { EndpointSliceController } from './endpoint-slice-controller';
 import { PodLogWriter } from './pod-log-writer';
+import { releaseStorageObject as releaseStorageObjectOf, sandboxReleases } from '../../test/support/helm-releases';
 
 /** The resource types the extension watches by default (package.json `kubeWatch.resources`), as the server names them. */
 export const DEFAULT_WATCHED = ['pods', 'deployments.apps', 'services', 'configmaps', 'events'] as const;
@@ -257,6 +260,8 @@ export class SimulatedCluster {
     this.createEvent('batch', 'db-migrate-29013780-ck2fd', 'Pod', 'Failed', 'Error: container main exited with code 1', 'Warning');
     this.server.create('configmaps', { metadata: { namespace: 'batch', name: 'report-settings' }, data: { FORMAT: 'pdf', RECIPIENTS: 'finance@example.com' } });
     this.seedForActions();
+    // Helm releases in helm's own storage format (test/support/helm-releases.ts).
+    for (const { storage, spec } of sandboxReleases(Date.now())) this.server.create(storage === 'secret' ? 'secrets' : 'configmaps', releaseStorageObjectOf(storage, spec));
   }
 
   /**

@@ -69,6 +69,33 @@ export class ResourceCatalog implements Disposable {
     if (!state?.loading && (state?.triedAt === undefined || this.clock.now() - state.triedAt > FRESH_MS)) this.load(spec);
   }
 
+  /**
+   * The types `spec` serves, once its catalog is read (read now when it never was): resolves with
+   * the types known, or rejects with why none could be read. Never waits past `signal`.
+   */
+  types(spec: string, signal: AbortSignal): Promise<ResourceType[]> {
+    const settled = (s: CatalogState) => (s.groups ? s.groups.flatMap((g) => g.types) : !s.loading && s.problem ? new Error(s.problem) : undefined);
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const out = settled(this.state(spec));
+        if (out === undefined) return false;
+        sub.dispose();
+        signal.removeEventListener('abort', abort);
+        if (out instanceof Error) reject(out);
+        else resolve(out);
+        return true;
+      };
+      const abort = () => {
+        sub.dispose();
+        reject(new AbortedError());
+      };
+      const sub = this.onDidChange((changed) => void (changed === spec && check()));
+      signal.addEventListener('abort', abort, { once: true });
+      if (signal.aborted) abort();
+      else check();
+    });
+  }
+
   /** Reads the catalog of `spec` again now (a Refresh). */
   reload(spec: string): void {
     this.load(spec);

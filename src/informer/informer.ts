@@ -56,6 +56,8 @@ export interface InformerOptions {
   streamingListMemory?: StreamingListMemory;
   /** Time without an event before a streaming list's bookmark after which it is given up; default 10 s. */
   watchListProgressMs?: number;
+  /** Only metadata travels: lists and watches ask for PartialObjectMetadata (labels, not payloads). */
+  metadataOnly?: boolean;
   /** Least clock time between two announcements of a growing list preview (`onListProgress`); default 500 ms. */
   listProgressMs?: number;
   /** A label for logs, for example `context/pods`. */
@@ -119,6 +121,7 @@ export class Informer implements ReflectorHost, StoreListener {
       streamingList: options.streamingList ?? 'auto',
       streamingListMemory: options.streamingListMemory ?? new StreamingListMemory(this.clock),
       watchListProgressMs: options.watchListProgressMs ?? WATCH_LIST_PROGRESS_MS,
+      metadataOnly: options.metadataOnly,
     });
   }
 

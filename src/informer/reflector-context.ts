@@ -50,6 +50,8 @@ export interface ReflectorOptions {
   streamingListMemory: StreamingListMemory;
   /** Time without any event before the initial-events-end bookmark after which the streaming list is given up. */
   watchListProgressMs: number;
+  /** Only the objects' metadata travels (PartialObjectMetadata, see ParseHints.metadataOnly). */
+  metadataOnly?: boolean;
 }
 
 /**
@@ -75,14 +77,17 @@ export class ReflectorContext {
   lastAttemptFailed = false;
   /** Set by the open (non-streaming) watch: ends it so that the loop re-opens it at once from the same resourceVersion. */
   rewatch: ((why: string) => void) | undefined;
-  /** With the default transform, the transport need not build managedFields at all. */
+  /** With the default transform, the transport need not build managedFields at all; metadata-only asks for metadata only. */
   readonly hints: ParseHints | undefined;
 
   constructor(
     readonly host: ReflectorHost,
     readonly o: ReflectorOptions,
   ) {
-    this.hints = o.transform === dropManagedFields ? { dropManagedFields: true } : undefined;
+    const hints: ParseHints = {};
+    if (o.transform === dropManagedFields) hints.dropManagedFields = true;
+    if (o.metadataOnly) hints.metadataOnly = true;
+    this.hints = hints.dropManagedFields || hints.metadataOnly ? hints : undefined;
   }
 
   get path(): string {

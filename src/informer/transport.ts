@@ -16,7 +16,19 @@ export interface ParseHints {
    * them out of list items and watch event objects (see managed-fields.ts).
    */
   dropManagedFields?: boolean;
+  /**
+   * The caller reads only `metadata` (names, labels, resourceVersions): the transport asks for
+   * the objects as `meta.k8s.io/v1` PartialObjectMetadata (lists) through the Accept header, as
+   * client-go's metadata informer does, so that the server never sends their payload. A server
+   * that cannot answer so sends whole objects (the header falls back to `application/json`).
+   */
+  metadataOnly?: boolean;
 }
+
+/** client-go's metadata client (metadata/metadata.go), JSON only: the Accept of a metadata-only LIST. */
+export const METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json';
+/** The Accept of a metadata-only WATCH (and GET): each event's object is a PartialObjectMetadata. */
+export const METADATA_OBJECT_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
 
 export interface WatchCallbacks {
   /** Response headers arrived with 200: the watch is open. */

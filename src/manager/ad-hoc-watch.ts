@@ -20,6 +20,8 @@ export interface AdHocWatchRequest {
   readonly fieldSelector?: string;
   /** A label selector: the pods of a workload (`app=web`), a Service's EndpointSlices (`kubernetes.io/service-name=web`). */
   readonly labelSelector?: string;
+  /** Only metadata travels (PartialObjectMetadata): labels and names without the objects' payloads. */
+  readonly metadataOnly?: boolean;
   /** What the watch is for, in log lines (`describe pod shop/web-1`). */
   readonly purpose: string;
 }
@@ -181,6 +183,7 @@ export class AdHocWatches {
           namespace: request.namespace || undefined,
           fieldSelector: request.fieldSelector,
           labelSelector: request.labelSelector,
+          metadataOnly: request.metadataOnly,
           streamingList: this.host.config().streamingList ?? extra.streamingList,
           streamingListMemory: session.streamingListMemory,
           backoff: maxMs ? { ...extra.backoff, maxMs } : extra.backoff,

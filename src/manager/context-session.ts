@@ -22,6 +22,11 @@ export interface ContextSession {
   readonly spec: string;
   /** The context the spec resolved to; "" when unknown. */
   readonly contextName: string;
+  /**
+   * The kubeconfig files the context was read from, as last synced (empty for the in-cluster
+   * configuration or a failed session): what a CLI run for this context must be pointed at.
+   */
+  kubeconfigFiles: readonly string[];
   /** The server URL of the context's cluster, as the kubeconfig names it (never a credential). */
   readonly server?: string;
   readonly transport?: SwitchableTransport;
@@ -140,6 +145,7 @@ export class SessionSet {
     const target = { contextName: selected.contextName, clusterKey: clusterKeyOf(selected.kc), kubeConfig: selected.kc, credentials: this.credentials, editorProxy: this.o.editorProxy };
     if (old?.transport && old.contextName === selected.contextName && old.fingerprint?.cluster === fingerprint.cluster) {
       old.reloadProblem = undefined;
+      old.kubeconfigFiles = files.files;
       if (old.fingerprint.user === fingerprint.user) return;
       // Same cluster, new credentials: keep the informers and their caches, relist on a new transport.
       let next;
@@ -166,7 +172,7 @@ export class SessionSet {
       const access = new AccessReviewCache(transport, { clock: this.o.clock });
       const namespace = contextNamespace(files.kc, selected.contextName);
       const server = selected.kc.getCurrentCluster()?.server;
-      this.install(spec, { spec, contextName: selected.contextName, server, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint, clusterKey: target.clusterKey });
+      this.install(spec, { spec, contextName: selected.contextName, kubeconfigFiles: files.files, server, namespace, transport, access, userName: selected.kc.getCurrentUser()?.name, streamingListMemory, fingerprint, clusterKey: target.clusterKey });
     } catch (err) {
       this.install(spec, this.failedSession(spec, errorLine(err, 'the context cannot be used'), 'context'));
     }
@@ -192,7 +198,7 @@ export class SessionSet {
   }
 
   private failedSession(spec: string, message: string, kind: 'kubeconfig' | 'context'): ContextSession {
-    return { spec, contextName: spec, problem: { message, kind, since: this.o.clock.now() } };
+    return { spec, contextName: spec, kubeconfigFiles: [], problem: { message, kind, since: this.o.clock.now() } };
   }
 
   /** Installs a session and rebinds its slots, which must resolve again on it. */

@@ -192,6 +192,12 @@ export class WatchManager implements Disposable {
     return { problem: session.problem?.message ?? 'the context cannot be used' };
   }
 
+  /** The context a spec resolved to and the kubeconfig files it was read from (for a CLI pinned to it); undefined when unusable. */
+  contextOrigin(spec: string): { contextName: string; kubeconfigFiles: readonly string[] } | undefined {
+    const session = this.sessions.get(spec);
+    return session?.transport && !session.retired ? { contextName: session.contextName, kubeconfigFiles: session.kubeconfigFiles } : undefined;
+  }
+
   /**
    * What the user of an entry's context may do (one cache per context, renewed on a context
    * switch, emptied on new credentials); undefined when the entry or its session is not usable.

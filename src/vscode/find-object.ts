@@ -3,6 +3,9 @@ import { ObjectIndex, type FoundObject, type ObjectIndexSource } from '../ui/fin
 import type { ResourcesTree, ViewNode } from '../ui/tree';
 import { OPEN_OBJECT_COMMAND } from './object-documents';
 
+/** Reveals and selects an object's row in the Resources tree: `{ entryId, namespace, name }`. */
+export const REVEAL_OBJECT_COMMAND = 'kubeWatch.revealObject';
+
 /** How often an open Find Object picks up what the watches changed. */
 const LIVE_MS = 1000;
 
@@ -27,7 +30,7 @@ export function registerFindObject(manager: ObjectIndexSource, tree: ResourcesTr
     pick.dispose();
   };
 
-  const reveal = async (found: FoundObject) => {
+  const reveal = async (found: Pick<FoundObject, 'entryId' | 'namespace' | 'name'>) => {
     const node = tree.revealable(found.entryId, found.namespace, found.name);
     if (!node) {
       // Not in the tree (any more): its YAML still says what it is, or that it is gone.
@@ -71,5 +74,10 @@ export function registerFindObject(manager: ObjectIndexSource, tree: ResourcesTr
     pick.show();
   };
 
-  return vscode.Disposable.from(vscode.commands.registerCommand('kubeWatch.findObject', find), { dispose: close });
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('kubeWatch.findObject', find),
+    // The same reveal for another view's links (a Helm release's objects): an object of a watch entry.
+    vscode.commands.registerCommand(REVEAL_OBJECT_COMMAND, (target?: { entryId: string; namespace: string; name: string }) => (target ? reveal(target) : undefined)),
+    { dispose: close },
+  );
 }

@@ -2,7 +2,7 @@ import { AbortedError, TransportError } from '../../base/api-error';
 import type { Clock } from '../../base/clock';
 import type { Disposable } from '../../base/disposable';
 import { parseExactJson } from '../../base/exact-json';
-import { CONNECTION_REPLACED, type KubeTransport, type ListResponse, type ParseHints, type ReadOptions, type WatchCallbacks } from '../../informer/transport';
+import { CONNECTION_REPLACED, METADATA_LIST_ACCEPT, METADATA_OBJECT_ACCEPT, type KubeTransport, type ListResponse, type ParseHints, type ReadOptions, type WatchCallbacks } from '../../informer/transport';
 import { H2Response, type HttpResponse } from '../h2/h2-response';
 import type { ClusterReachability } from '../reachability/cluster-reachability';
 import { LineSplitter, MessageTooLargeError } from '../wire/line-splitter';
@@ -35,11 +35,11 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
 
   list(path: string, query: Record<string, string>, signal: AbortSignal, hints?: ParseHints): Promise<ListResponse> {
     const parse = hints?.dropManagedFields ? parseListWithoutManagedFields : (body: Buffer) => JSON.parse(body.toString('utf8')) as unknown;
-    return this.requestJson(path, query, signal, (body) => parse(body) as ListResponse);
+    return this.requestJson(path, query, signal, (body) => parse(body) as ListResponse, listAccept(hints));
   }
 
   async listStream(path: string, query: Record<string, string>, signal: AbortSignal, onItem: (item: unknown) => void, hints?: ParseHints): Promise<ListResponse> {
-    const res = await this.opener.open(path, query, signal);
+    const res = await this.opener.open(path, query, signal, undefined, listAccept(hints));
     const deadline = this.suspectOnDeadline(res, signal);
     try {
       return await this.readListStream(res, path, signal, onItem, hints);
@@ -92,7 +92,7 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
   }
 
   async watch(path: string, query: Record<string, string>, signal: AbortSignal, callbacks: WatchCallbacks, hints?: ParseHints): Promise<void> {
-    const res = await this.opener.open(path, { ...query, watch: 'true' }, signal);
+    const res = await this.opener.open(path, { ...query, watch: 'true' }, signal, undefined, hints?.metadataOnly ? METADATA_OBJECT_ACCEPT : undefined);
     const replacements = this.http1.replacements;
     const deadline = this.suspectOnDeadline(res, signal);
     // F49: a stream the server should have ended by now (its timeoutSeconds plus a small grace)
@@ -213,8 +213,8 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
   }
 
   /** A GET whose 2xx body is parsed by `parse`; a body that is not JSON is a TransportError. */
-  private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T): Promise<T> {
-    const res = await this.opener.open(path, query, signal);
+  private async requestJson<T>(path: string, query: Record<string, string>, signal: AbortSignal, parse: (body: Buffer) => T, accept?: string): Promise<T> {
+    const res = await this.opener.open(path, query, signal, undefined, accept);
     const deadline = this.suspectOnDeadline(res, signal);
     let body: Buffer;
     try {
@@ -229,6 +229,11 @@ export class ApiCalls implements Pick<KubeTransport, 'getJson' | 'list' | 'listS
       throw new TransportError(`the server answered ${path} with something that is not JSON`, 'EBADJSON');
     }
   }
+}
+
+/** The Accept of a LIST: PartialObjectMetadataList when only metadata is wanted, else the default. */
+function listAccept(hints: ParseHints | undefined): string | undefined {
+  return hints?.metadataOnly ? METADATA_LIST_ACCEPT : undefined;
 }
 
 function parseLine(buf: Buffer, start: number, end: number): unknown {

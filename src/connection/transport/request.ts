@@ -22,17 +22,17 @@ export class RequestOpener {
   ) {}
 
   /**
-   * Sends a GET (or `write`) and resolves with the response once its headers arrive. A 401 refreshes the
+   * Sends a GET (or `write`; `accept` replaces the default `application/json`) and resolves with the response once its headers arrive. A 401 refreshes the
    * credentials (once per user, shared) and retries at once when they changed; a 401 with fresh
    * credentials is returned as it is (the caller reports `unauthorized`).
    */
-  async open(path: string, query: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
+  async open(path: string, query: Record<string, string>, signal: AbortSignal, write?: OutgoingWrite, accept?: string): Promise<HttpResponse> {
     if (this.isDisposed()) throw new TransportDisposedError();
     if (signal.aborted) throw new AbortedError(abortReason(signal));
     const url = this.urlOf(path, query);
 
     const used = await this.currentCredentials(signal);
-    const res = await this.send(url, used, signal, write);
+    const res = await this.send(url, used, signal, write, accept);
     if (res.statusCode !== 401) return res;
     let fresh: Credentials;
     try {
@@ -45,7 +45,7 @@ export class RequestOpener {
     if (fresh.generation <= used.generation) return res;
     const giveUp = discardBody(res);
     try {
-      return await this.send(url, fresh, signal, write);
+      return await this.send(url, fresh, signal, write, accept);
     } finally {
       giveUp();
     }
@@ -79,9 +79,9 @@ export class RequestOpener {
     }
   }
 
-  private async send(url: URL, creds: Credentials, signal: AbortSignal, write?: OutgoingWrite): Promise<HttpResponse> {
+  private async send(url: URL, creds: Credentials, signal: AbortSignal, write?: OutgoingWrite, accept = 'application/json'): Promise<HttpResponse> {
     if (signal.aborted) throw new AbortedError(abortReason(signal));
-    const headers: Record<string, string> = { Accept: 'application/json', ...write?.headers, ...creds.headers };
+    const headers: Record<string, string> = { Accept: accept, ...write?.headers, ...creds.headers };
     const pool = this.h2.poolFor(url, creds);
     if (pool) {
       const res = await this.h2.send(pool, url, headers, signal, write);

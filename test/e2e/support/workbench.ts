@@ -31,6 +31,12 @@ export interface WorkbenchOptions {
   vsix: string;
   /** For the extension host (KUBECONFIG). */
   env: Record<string, string>;
+  /**
+   * A folder put first on the extension host's PATH (a stub CLI's). The server then skips
+   * resolving the login shell's environment (`VSCODE_CLI=1`, as when started from a terminal),
+   * since a login shell's profile sets PATH anew and the folder would be lost.
+   */
+  pathFirst?: string;
   /** Extra user settings. */
   settings?: Record<string, unknown>;
   /** code-server's and the page's diagnostics; default stderr when E2E_VERBOSE=1, else kept for failures only. */
@@ -81,11 +87,12 @@ export class Workbench {
     note(`[e2e] installing ${opts.vsix}`);
     note(installExtension(paths, { vsix: opts.vsix, extensionsDir, userDataDir, configFile }));
 
+    const env = opts.pathFirst ? { ...opts.env, PATH: [opts.pathFirst, opts.env.PATH ?? process.env.PATH ?? ''].join(path.delimiter), VSCODE_CLI: '1' } : opts.env;
     const { child, listening } = startCodeServer(paths, {
       userDataDir,
       extensionsDir,
       configFile,
-      env: opts.env,
+      env,
       onOutput: (line) => note(`[code-server] ${line}`),
       log: (line) => note(`[e2e] ${line}`),
     });

@@ -55,6 +55,7 @@ import { registerActionWrites } from './action-writes';
 import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
 import { tableVersionWanted, toTable } from './table';
+import { partialMetadataWanted, toPartialList, toPartialObject } from './partial-metadata';
 import { documentHash, groupVersionDocument, openApiIndex } from './openapi/openapi';
 
 type ResourceRoute = Extract<Route, { kind: 'resource' }>;
@@ -587,6 +588,7 @@ export class FakeApiServer {
       if (!obj) return sendJson(req, res, query, 404, status.objectNotFound(def.group, def.resource, route.name!));
       const table = tableVersionWanted(req);
       if (table) return sendJson(req, res, query, 200, this.table(def, [withTypeMeta(def, obj)], { resourceVersion: obj.metadata.resourceVersion }, table, query));
+      if (partialMetadataWanted(req) === 'object') return sendJson(req, res, query, 200, toPartialObject(obj));
       return sendJson(req, res, query, 200, withTypeMeta(def, obj));
     }
     if (record.verb === 'list') return this.serveList(req, res, def, route, record, fault);
@@ -600,6 +602,7 @@ export class FakeApiServer {
     const send = (out: ReturnType<typeof list>) => {
       if (out.ok && fault?.type === 'stalledBody') sendStalled(res, fault, out.body);
       else if (out.ok && tableVersionWanted(req)) sendJson(req, res, query, 200, this.listTable(def, out.body, tableVersionWanted(req)!, query));
+      else if (out.ok && partialMetadataWanted(req) === 'list') sendJson(req, res, query, 200, toPartialList(out.body));
       else if (out.ok) sendJson(req, res, query, 200, fault?.type === 'listShape' ? reshapeList(out.body, fault) : out.body);
       else sendJson(req, res, query, out.status.code, out.status, out.tooLarge ? { 'Retry-After': '1' } : {});
     };
@@ -741,7 +744,11 @@ export class FakeApiServer {
       resetConnection: () => this.connections.reset(req.socket),
       destroyConnection: () => this.connections.destroyConnectionOf(req.socket),
       onClosed: (w) => this.watches.delete(w),
-      asObject: table ? (o, first) => this.table(def, [o], { resourceVersion: o.metadata.resourceVersion }, table, query, !first) : undefined,
+      asObject: table
+        ? (o, first) => this.table(def, [o], { resourceVersion: o.metadata.resourceVersion }, table, query, !first)
+        : partialMetadataWanted(req) === 'object'
+          ? (o) => toPartialObject(o)
+          : undefined,
     });
     this.watches.add(watch);
     watch.start();

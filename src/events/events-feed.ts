@@ -91,6 +91,11 @@ export class EventsFeed implements Disposable {
     return [...this.endedGaps, ...[...this.watches.values()].flatMap((w) => w.gaps.gaps())].sort((a, b) => a.start - b.start);
   }
 
+  /** True when a watch of the feed ended (the manager stopped, the context was replaced): it must decide again. */
+  get hasEndedWatch(): boolean {
+    return [...this.watches.values()].some((w) => w.watch.ended !== undefined);
+  }
+
   /** Decides the scope again and re-opens the watches (a context switch, RBAC changed); keeps the records. */
   async redecide(): Promise<void> {
     await this.decide();

@@ -5,3 +5,4 @@ export * from './watch-gaps';
 export * from './events-scope';
 export * from './events-feed';
 export * from './warning-pins';
+export * from './events-feeds';

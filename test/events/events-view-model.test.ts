@@ -33,11 +33,11 @@ describe('events: the view model groups by object, warnings first, with gaps by 
     assert.equal(snap.warnings, 2);
   });
 
-  it('a gap sits between the events seen after it ended and those before it', () => {
+  it('a gap sits between the events seen after it began and those before it (one seen inside it stays above: it was seen)', () => {
     const gaps: WatchGap[] = [{ kind: 'down', start: T + 4 * 60_000, end: T + 6 * 60_000, reason: 'connect ECONNREFUSED' }];
-    const src = source([ev('1', 'Pod', 'a', 8), ev('2', 'Pod', 'b', 2)], gaps);
+    const src = source([ev('1', 'Pod', 'a', 8), ev('3', 'Pod', 'c', 5), ev('2', 'Pod', 'b', 2), ev('4', 'Pod', 'd', 4)], gaps);
     const snap = eventsSnapshot(src, { title: 't', now: T + 600_000, filter: defaultFilter(), maxBytes: 1 << 20 });
-    assert.deepEqual(shape(snap.rows), ['# Events', 'Pod shop/a w0 x1', '~ no data: watch down 14:04:00–14:06:00 (connect ECONNREFUSED)', 'Pod shop/b w0 x1']);
+    assert.deepEqual(shape(snap.rows), ['# Events', 'Pod shop/a w0 x1', 'Pod shop/c w0 x1', '~ no data: watch down 14:04:00–14:06:00 (connect ECONNREFUSED)', 'Pod shop/d w0 x1', 'Pod shop/b w0 x1']);
   });
 
   it('an open gap is at the top, and with no events the gap alone says the feed saw nothing', () => {

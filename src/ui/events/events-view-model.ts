@@ -93,15 +93,16 @@ function eventView(r: EventRecord, now: number): EventView {
 
 /**
  * Groups newest first, with the gaps placed by time: a gap goes before the first group last
- * seen before the gap ended (an open gap at the top), so a silence the watch could not see
- * never reads as a quiet period.
+ * seen when or before the gap began, so a silence the watch could not see never reads as a
+ * quiet period. A group last seen inside a gap (delivered when the watch came back, or stamped
+ * to the second by the server) stays above it: it was seen, the gap says what may be missing.
  */
 function interleave(groups: Group[], gaps: WatchGap[], now: number): EventsRowView[] {
   const rows: EventsRowView[] = [];
-  const pending = [...gaps].sort((a, b) => (b.end ?? Infinity) - (a.end ?? Infinity));
+  const pending = [...gaps].sort((a, b) => b.start - a.start);
   let i = 0;
   for (const g of groups) {
-    while (i < pending.length && (pending[i].end ?? Infinity) > g.lastSeen) rows.push(gapRow(pending[i++]));
+    while (i < pending.length && pending[i].start >= g.lastSeen) rows.push(gapRow(pending[i++]));
     rows.push({ kind: 'group', key: g.key, object: g.object, warnings: g.warnings, count: g.count, lastSeen: seen(g.lastSeen, now), latest: `${g.events[0].reason}: ${g.events[0].message}`, events: g.events.map((e) => eventView(e, now)) });
   }
   while (i < pending.length) rows.push(gapRow(pending[i++]));

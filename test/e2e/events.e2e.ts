@@ -104,7 +104,8 @@ describe('Events feed in the browser (packaged .vsix in code-server, Chromium): 
   });
 
   it('H07 across an outage of the API server the feed shows a gap row "no data: watch down …", never a quiet period', async () => {
-    await ui.tree.click(['simulated', 'Events']);
+    // Back to the whole feed from the pod's: the panel's own button (the tree may wear a hover from H06's menu).
+    await (await events.frameOf()).locator('#subject-clear').click();
     await events.waitFor('the whole feed again', (v) => groups(v).length > 1, { timeoutMs: 60_000 });
     await cluster.goDown();
     const down = await events.waitFor('an open gap', (v) => v.rows.some((r) => r.kind === 'gap' && /^no data: watch down since \d/.test(r.cells[0])), { timeoutMs: 90_000 });
@@ -125,6 +126,8 @@ describe('Events feed in the browser (packaged .vsix in code-server, Chromium): 
   });
 
   it('H08 a namespace-only user gets the events of their namespaces, watched per namespace, without a 403', async () => {
+    // The mouse off the tree first, so that no row's hover covers the one clicked.
+    await bench.page.mouse.move(1000, 750);
     await ui.tree.click(['team', 'Events']);
     const view = await events.waitFor('the team feed, per namespace', (v) => /^in payments, shop only: you may not list events cluster wide/.test(v.scope) && groups(v).some((g) => g.cells[0] === `Pod payments/${LEDGER_POD}`), { timeoutMs: 90_000 });
     assert.equal(view.problem, '');

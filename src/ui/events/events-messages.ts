@@ -61,6 +61,7 @@ export interface EventsSnapshot {
   /** "1,204 events kept · 37 dropped to stay within 8 MiB (kubeWatch.events.maxBytes)". */
   memory: string;
   dropped: number;
+  /** Warnings held, repeats counted. */
   warnings: number;
   filter: EventsFilter;
   subject?: EventsSubjectFilter;

@@ -143,7 +143,7 @@ export function eventsSnapshot(source: EventsModelSource, options: { title: stri
     ...(status.problem ? { problem: status.problem } : {}),
     memory,
     dropped,
-    warnings: all.filter((r) => r.type === 'Warning').length,
+    warnings: warningCount(all),
     filter,
     ...(subject ? { subject } : {}),
     namespaces: [...new Set(all.map((r) => r.namespace))].filter(Boolean).sort(),
@@ -151,7 +151,7 @@ export function eventsSnapshot(source: EventsModelSource, options: { title: stri
   };
 }
 
-/** How many warning events the feed holds (the tree node's description). */
+/** How many warnings the feed holds, repeats counted (as the groups count them): the tree row's description. */
 export function warningCount(records: readonly EventRecord[]): number {
-  return records.filter((r) => r.type === 'Warning').length;
+  return records.reduce((n, r) => (r.type === 'Warning' ? n + r.count : n), 0);
 }

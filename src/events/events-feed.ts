@@ -1,8 +1,9 @@
 import { Emitter, type Clock, type Disposable } from '../base';
 import type { KubeObject, TimedLifecycleEvent } from '../informer';
-import type { AdHocWatch, AdHocWatchRequest } from '../manager';
+import type { AdHocWatchRequest } from '../manager';
+import type { FeedWatch } from './shared-watch';
 import { readEvent, type EventRecord } from './event-record';
-import { decideEventsScope, type EventsScope } from './events-scope';
+import { CORE_EVENTS, decideEventsScope, type EventsScope } from './events-scope';
 import type { PermissionScope } from '../manager/permission-scope';
 import type { ResourceType } from '../informer';
 import { EventsStore } from './events-store';
@@ -14,7 +15,9 @@ export interface EventsFeedPorts {
   /** The configured context spec ("" = the current-context) the feed watches on. */
   readonly spec: string;
   /** `manager.watchAdHoc`. */
-  watch(request: AdHocWatchRequest): AdHocWatch;
+  watch(request: AdHocWatchRequest): FeedWatch;
+  /** The tree's own watch of these Events, when it runs one (shared rather than watched twice). */
+  shared?(type: ResourceType, namespace: string): FeedWatch | undefined;
   /** permissionScope for the context, with no configured namespaces (see events-scope.ts). */
   scopeOf(type: ResourceType, signal: AbortSignal): Promise<PermissionScope>;
   /** The manager's `resumed` lifecycle events (the process was away). */
@@ -42,7 +45,8 @@ export interface FeedStatus {
 
 /**
  * The remembering events feed of one context: decides the scope (events.k8s.io/v1 else core,
- * cluster wide else per namespace), runs one ad-hoc watch per namespace, keeps every Event it
+ * cluster wide else per namespace), reads the tree's watches of core Events where they cover that
+ * scope, else runs one ad-hoc watch per namespace, keeps every Event it
  * sees in an EventsStore (past the server's TTL), and records the watches' gaps.
  *
  * Invariants: after `dispose()` no watch, subscription or decision is left; an events.k8s.io
@@ -51,7 +55,7 @@ export interface FeedStatus {
  */
 export class EventsFeed implements Disposable {
   readonly store: EventsStore;
-  private readonly watches = new Map<string, { watch: AdHocWatch; gaps: WatchGaps; subscriptions: Disposable[]; watchSubscription?: Disposable }>();
+  private readonly watches = new Map<string, { watch: FeedWatch; gaps: WatchGaps; subscriptions: Disposable[]; watchSubscription?: Disposable }>();
   private readonly endedGaps: WatchGap[] = [];
   private readonly arrivals = new Emitter<EventArrival>();
   private readonly changes = new Emitter<void>();
@@ -128,17 +132,29 @@ export class EventsFeed implements Disposable {
     }
     if (deciding.signal.aborted || this.disposed) return;
     this.deciding = undefined;
-    this.scope = scope;
     this.problem = scope.denied;
     this.stopWatches();
-    for (const namespace of scope.namespaces) this.startWatch(scope.type, namespace);
+    // Where the tree already watches core Events in every one of these namespaces, the feed reads its watches.
+    const shared = scope.namespaces.map((namespace) => this.ports.shared?.(CORE_EVENTS, namespace));
+    if (scope.namespaces.length > 0 && shared.every((w) => w !== undefined)) {
+      this.scope = { ...scope, type: CORE_EVENTS };
+      scope.namespaces.forEach((namespace, i) => this.observe(CORE_EVENTS, namespace, shared[i]!));
+    } else {
+      for (const w of shared) void w?.dispose();
+      this.scope = scope;
+      for (const namespace of scope.namespaces) this.startWatch(scope.type, namespace);
+    }
     this.changes.fire();
   }
 
   private startWatch(type: ResourceType, namespace: string): void {
-    const watch = this.ports.watch({ spec: this.ports.spec, type, namespace: namespace || undefined, purpose: `the events feed${namespace ? ` in ${namespace}` : ''}` });
+    this.observe(type, namespace, this.ports.watch({ spec: this.ports.spec, type, namespace: namespace || undefined, purpose: `the events feed${namespace ? ` in ${namespace}` : ''}` }));
+  }
+
+  /** Records what `watch` delivers and its gaps (and switches to core Events where events.k8s.io is not served). */
+  private observe(type: ResourceType, namespace: string, watch: FeedWatch): void {
     const gaps = new WatchGaps(this.ports.clock);
-    const entry: { watch: AdHocWatch; gaps: WatchGaps; subscriptions: Disposable[]; watchSubscription?: Disposable } = { watch, gaps, subscriptions: [] };
+    const entry: { watch: FeedWatch; gaps: WatchGaps; subscriptions: Disposable[]; watchSubscription?: Disposable } = { watch, gaps, subscriptions: [] };
     this.watches.set(namespace, entry);
     const follow = () => {
       for (const s of entry.subscriptions.splice(0)) s.dispose();
@@ -163,6 +179,8 @@ export class EventsFeed implements Disposable {
         }),
       );
       gaps.state(informer.state);
+      // A shared watch listed before the feed came: what it holds is read now.
+      if (watch.shared) for (const obj of informer.list()) this.arrive(obj, gaps);
     };
     entry.watchSubscription = watch.onDidChange((change) => {
       if (change === 'informer') follow();

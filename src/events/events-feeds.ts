@@ -1,17 +1,16 @@
 import { Emitter, type Clock, type Disposable } from '../base';
 import type { AccessReviewCache } from '../cluster/access-review';
 import type { KubeTransport, TimedLifecycleEvent } from '../informer';
-import type { AdHocWatch, AdHocWatchRequest, WatchConfig } from '../manager';
+import type { AdHocWatch, AdHocWatchRequest } from '../manager';
+import { SharedWatch, type SharedWatchSource } from './shared-watch';
 import { permissionScope } from '../manager/permission-scope';
 import { EventsFeed, type EventArrival } from './events-feed';
 
 /** What the feeds read of the watch manager (a WatchManager is one). */
-export interface EventsFeedsSource {
-  readonly configuration: WatchConfig;
+export interface EventsFeedsSource extends SharedWatchSource {
   contextConnection(spec: string): { transport: KubeTransport; access?: AccessReviewCache; namespace?: string } | { problem: string } | undefined;
   watchAdHoc(request: AdHocWatchRequest): AdHocWatch;
   onLifecycle(listener: (entryId: string, event: TimedLifecycleEvent) => void): Disposable;
-  onDidChangeEntries(listener: () => void): Disposable;
 }
 
 /**
@@ -63,6 +62,7 @@ export class EventsFeeds implements Disposable {
       spec,
       maxBytes: this.maxBytes,
       watch: (request) => this.source.watchAdHoc(request),
+      shared: (type, namespace) => SharedWatch.find(this.source, spec, type, namespace),
       onResumed: (listener) => this.source.onLifecycle((_id, event) => event.type === 'resumed' && listener(event)),
       scopeOf: async (type, signal) => {
         const c = this.source.contextConnection(spec);

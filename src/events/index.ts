@@ -6,3 +6,4 @@ export * from './events-scope';
 export * from './events-feed';
 export * from './warning-pins';
 export * from './events-feeds';
+export * from './shared-watch';

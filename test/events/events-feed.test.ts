@@ -19,18 +19,33 @@ describe('events: the feed on the local API server', () => {
   beforeEach(() => (rig = new UiRig()));
   afterEach(() => rig.close());
 
-  async function started(served: boolean) {
+  async function started(served: boolean, resources = ['configmaps'], before?: (server: Awaited<ReturnType<UiRig['server']>>) => void) {
     const server = await rig.server({ token: 't' });
     if (served) server.defineResource(SERVED_EVENTS_V1);
+    before?.(server);
     server.writeKubeconfig(rig.kubeconfig, { context: 'ctx', token: 't' });
     const clock = acceleratedClock(50);
-    const manager = rig.manager({ resources: ['configmaps'] }, clock);
+    const manager = rig.manager({ resources }, clock);
     await manager.start();
+    await until(() => manager.entries().every((e) => e.state.phase === 'watching'), () => JSON.stringify(manager.entries().map((e) => [e.label, e.state.phase])));
     const feeds = new EventsFeeds(manager, clock);
     const feed = feeds.feed('')!;
     await until(() => [...feed.status().phases.values()].includes('watching'), () => JSON.stringify({ ...feed.status(), phases: [...feed.status().phases] }));
     return { server, manager, feeds, feed };
   }
+
+  it('reads the tree\'s own watch of core Events where it covers the scope: no second watch, and what it listed before comes in', async () => {
+    const { server, manager, feeds, feed } = await started(true, ['configmaps', 'events'], (s) => s.create('events', coreEvent('shop', 'listed-before')));
+    try {
+      assert.equal(manager.adHocWatchCount, 0, 'no watch of its own');
+      assert.deepEqual(feed.status().scope?.type, CORE_EVENTS);
+      await until(() => feed.store.get(feed.store.records()[0]?.uid ?? '')?.name === 'listed-before', () => JSON.stringify(feed.store.records()));
+      server.create('events', coreEvent('shop', 'after'));
+      await until(() => feed.store.size === 2, () => JSON.stringify(feed.store.records()));
+    } finally {
+      feeds.dispose();
+    }
+  });
 
   it('falls back to core Events where events.k8s.io is not served, and keeps a deleted Event', async () => {
     const { server, feeds, feed } = await started(false);

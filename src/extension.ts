@@ -29,6 +29,7 @@ import { registerWatchCommands } from './vscode/watch-commands';
 import { registerViewCommands } from './vscode/view-commands';
 import { registerFindObject } from './vscode/find-object';
 import { registerContextCommands } from './vscode/context-commands';
+import { registerEvents } from './vscode/events';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -159,6 +160,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     }),
     manager.watchKubeconfigFiles(),
   );
+  // The remembering events feed (issue 33): its view, pins and an Events row per context in the tree.
+  context.subscriptions.push(registerEvents(manager, clock, context.extensionUri, tree.resources));
   void setPaused(false);
   void manager.start();
   return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, debugPods, actions, editing };

@@ -29,7 +29,7 @@ describe('the production build (what the .vsix is made of)', function () {
     assert.equal(build.status, 0, build.stderr);
     const files = filesUnder(out);
     assert.deepEqual(files.filter((f) => f.endsWith('.map')), [], files.join(', '));
-    for (const bundle of ['extension.js', 'cli-bundle.js', 'webview/health.js']) {
+    for (const bundle of ['extension.js', 'cli-bundle.js', 'webview/health.js', 'webview/events.js']) {
       assert.ok(files.includes(bundle), `${bundle} among ${files.join(', ')}`);
       assert.doesNotMatch(fs.readFileSync(path.join(out, bundle), 'utf8'), /\/\/# sourceMappingURL=/, `${bundle} points at no source map`);
     }

@@ -8,12 +8,18 @@ import { filteredLabel, isActive, matchesFilter, type NodeFilter } from './node-
 import { compareNames, pageOf } from './object-container';
 import { RefreshThrottle } from './refresh-throttle';
 import { isAttached, type NamespaceNode, type ObjectNode, type ObjectParent, type ResourceNode, type TreeNode } from './tree-node';
-import { ApiGroupNode, ApiTypeNode, CatalogNode, ContextNode, NoteNode, RelatedNode, type ViewNode } from './view-nodes';
-import { presentApiGroup, presentApiType, presentCatalog, presentContext, presentNote } from './view-presentation';
+import { ApiGroupNode, ApiTypeNode, CatalogNode, ContextNode, EventsNode, NoteNode, RelatedNode, type ViewNode } from './view-nodes';
+import { presentApiGroup, presentApiType, presentCatalog, presentContext, presentEvents, presentNote } from './view-presentation';
 import type { WatchTreeModel, WatchTreeSource } from './watch-tree-model';
 
 /** What the Resources view needs of the watch manager (a WatchManager is one). */
 export type ResourcesTreeSource = WatchTreeSource & RelatedSource & CatalogSource;
+
+/** The Events row of each context, when the events feed is wired (src/vscode/events). */
+export interface EventsRows {
+  description(spec: string): string;
+  onDidChange(listener: (spec: string) => void): Disposable;
+}
 
 /** Least clock time between two refreshes of the view's own rows (catalog, related rows, filters). */
 const THROTTLE_MS = 100;
@@ -36,6 +42,8 @@ export class ResourcesTree implements Disposable {
   private readonly filters = new Map<string, NodeFilter>();
   private readonly contexts = new Map<string, ContextNode>();
   private readonly catalogs = new Map<string, CatalogNode>();
+  private readonly eventsNodes = new Map<string, EventsNode>();
+  private eventsRows: EventsRows | undefined;
   private readonly nodes = new Map<string, ApiGroupNode | ApiTypeNode | RelatedNode | NoteNode>();
   private readonly owners = new Map<string, ObjectNode | RelatedNode>();
   private readonly changes = new Emitter<ViewNode[] | undefined>();
@@ -75,6 +83,8 @@ export class ResourcesTree implements Disposable {
         return this.contextChildren(node.context, node.spec, node);
       case 'catalog':
         return this.catalogChildren(node);
+      case 'events':
+        return [];
       case 'apiGroup':
         return (this.catalog.state(node.parent.spec).groups?.find((g) => g.name === node.group)?.types ?? []).map((type) => {
           const id = `${node.id}/${type.resource}`;
@@ -100,6 +110,7 @@ export class ResourcesTree implements Disposable {
       case 'context':
         return undefined;
       case 'catalog':
+      case 'events':
       case 'apiGroup':
       case 'apiType':
       case 'related':
@@ -119,6 +130,8 @@ export class ResourcesTree implements Disposable {
         return presentContext(node.context, this.entriesOf(node.context), now, this.severalContexts());
       case 'catalog':
         return presentCatalog(this.catalog.state(node.spec));
+      case 'events':
+        return presentEvents(this.eventsRows?.description(node.spec) ?? '');
       case 'apiGroup': {
         const types = this.catalog.state(node.parent.spec).groups?.find((g) => g.name === node.group)?.types ?? [];
         return presentApiGroup(node.group, types, types.filter((t) => this.isWatched(node.parent.context, t)).length);
@@ -159,6 +172,7 @@ export class ResourcesTree implements Disposable {
         return objectTooltip(node.object, node.objectKind, this.clock.now());
       case 'context':
       case 'catalog':
+      case 'events':
       case 'apiGroup':
       case 'note':
         return undefined;
@@ -206,6 +220,13 @@ export class ResourcesTree implements Disposable {
       if (index >= 0) resource.namespacePages = Math.max(resource.namespacePages, Math.ceil((index + 1) / this.watch.pageSize));
     }
     return node;
+  }
+
+  /** Shows an Events row per context, drawn again when its feed changes (one wiring, from extension.ts). */
+  showEvents(rows: EventsRows): void {
+    this.eventsRows = rows;
+    this.subscriptions.push(rows.onDidChange((spec) => this.mark([this.eventsNodes.get(spec)])));
+    this.changes.fire(undefined);
   }
 
   /** A row was expanded: the catalog is read again (a CRD may have come since). */
@@ -260,7 +281,10 @@ export class ResourcesTree implements Disposable {
     const id = `catalog:${spec}`;
     let catalog = this.catalogs.get(spec);
     if (!catalog || catalog.parent !== parent || catalog.context !== context) this.catalogs.set(spec, (catalog = new CatalogNode(id, context, spec, parent)));
-    return [...resources, catalog];
+    if (!this.eventsRows) return [...resources, catalog];
+    let events = this.eventsNodes.get(spec);
+    if (!events || events.parent !== parent || events.context !== context) this.eventsNodes.set(spec, (events = new EventsNode(`events:${spec}`, context, spec, parent)));
+    return [...resources, events, catalog];
   }
 
   private catalogChildren(node: CatalogNode): ViewNode[] {

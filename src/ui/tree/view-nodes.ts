@@ -8,7 +8,7 @@ import type { Tone } from './tone';
  * a row (what it owns, a Service's Pods), and notes in place of children. Like the watch rows,
  * instances are stable per id while they stand for the same thing, so refreshes reach VS Code.
  */
-export type ViewNode = TreeNode | ContextNode | CatalogNode | ApiGroupNode | ApiTypeNode | RelatedNode | NoteNode;
+export type ViewNode = TreeNode | ContextNode | CatalogNode | EventsNode | ApiGroupNode | ApiTypeNode | RelatedNode | NoteNode;
 
 /** One watched context, a top row when several are watched (issue 23, part 6). */
 export class ContextNode {
@@ -26,6 +26,17 @@ export class ContextNode {
 /** "All resources": every type the context's server offers, by API group (issue 23, part 3). */
 export class CatalogNode {
   readonly kind = 'catalog';
+  constructor(
+    readonly id: string,
+    readonly context: string,
+    readonly spec: string,
+    readonly parent: ContextNode | undefined,
+  ) {}
+}
+
+/** "Events": the context's remembering events feed (issue 33); a click opens the Events view. */
+export class EventsNode {
+  readonly kind = 'events';
   constructor(
     readonly id: string,
     readonly context: string,

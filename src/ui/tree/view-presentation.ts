@@ -38,6 +38,11 @@ export function presentCatalog(state: CatalogState): NodePresentation {
   return { label: 'All resources', description, icon: { id: 'library' }, collapsible: 'collapsed', contextValue: 'catalog' };
 }
 
+/** "Events": the warning count of the context's feed, or that opening it starts remembering. */
+export function presentEvents(description: string): NodePresentation {
+  return { label: 'Events', description, icon: { id: 'bell' }, collapsible: 'none', contextValue: 'events' };
+}
+
 /** An API group of the catalog: its name (`core` for ''), and how many of its types are watched. */
 export function presentApiGroup(group: string, types: readonly ResourceType[], watched: number): NodePresentation {
   const count = `${types.length} type${types.length === 1 ? '' : 's'}`;

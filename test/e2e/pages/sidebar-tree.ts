@@ -25,6 +25,8 @@ export interface TreeRow {
 
 /** The label of the row after a context's watch rows that lists every type the server offers. */
 export const CATALOG = 'All resources';
+/** The events feed's row of a context (issue 33), after its watch rows. */
+export const EVENTS_ROW = 'Events';
 
 export class SidebarTree {
   constructor(
@@ -96,11 +98,11 @@ export class SidebarTree {
 
   /**
    * The rendered children of `path`. For the roots ([]), the watch rows only: the "All resources"
-   * catalog row after them is no watch (read it with `row([CATALOG])`).
+   * catalog row after them and the "Events" feed row are no watches (read them with `row([CATALOG])`, `row([EVENTS_ROW])`).
    */
   async children(path: readonly string[] = []): Promise<TreeRow[]> {
     const rows = (await this.rows()).filter((r) => r.path.length === path.length + 1 && samePath(r.path.slice(0, -1), path));
-    return path.length === 0 ? rows.filter((r) => r.label !== CATALOG) : rows;
+    return path.length === 0 ? rows.filter((r) => r.label !== CATALOG && r.label !== EVENTS_ROW) : rows;
   }
 
   /** Waits until the row at `path` is rendered and `accept` holds for it; returns it. */

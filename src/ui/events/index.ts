@@ -1,0 +1,2 @@
+export * from './events-messages';
+export * from './events-view-model';

@@ -1,0 +1,2 @@
+export * from './events-commands';
+export * from './events-panel';

@@ -181,14 +181,13 @@ export class WatchManager implements Disposable {
   }
 
   /**
-   * The connection of a configured context ("" = the current-context) once the manager has
-   * started: its transport, shared with its watches (a consumer may ask discovery on it), or why
-   * the context cannot be used; undefined for a context not configured or before `start()`.
+   * A configured context's connection ("" = current-context) once started: its transport, shared
+   * with its watches, its access reviews and namespace (where a feed may watch), or why it cannot
+   * be used; undefined for a context not configured or before `start()`.
    */
   contextConnection(spec: string): { transport: KubeTransport; access?: AccessReviewCache; namespace?: string } | { problem: string } | undefined {
     const session = this.sessions.get(spec);
     if (!session) return undefined;
-    // With what the user may do there and the context's namespace: where a feed of the context may watch.
     if (session.transport) return { transport: session.transport, access: session.access, namespace: session.namespace };
     return { problem: session.problem?.message ?? 'the context cannot be used' };
   }

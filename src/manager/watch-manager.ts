@@ -221,6 +221,12 @@ export class WatchManager implements Disposable {
     return resolveOrigin(origin, this.sessions.values());
   }
 
+  /** The origin of `object` read on configured context `spec` (an ad-hoc watch's); undefined when the context is unusable. */
+  contextOrigin(spec: string, object?: KubeObject): ObjectOrigin | undefined {
+    const session = this.sessions.get(spec);
+    return session && originOf(session, object);
+  }
+
   /** The kubeconfig user of an entry's context (for the write journal); undefined when unknown. */
   userOf(id: string): string | undefined {
     return this.slots.find(id)?.slot.session.userName;

@@ -60,6 +60,9 @@ const LOOKS_KUBERNETES = /^\s*(apiVersion|kind)\s*:/m;
 /** The Kubernetes documents of `text` (see the file comment). */
 export function parseManifests(text: string): ManifestFile {
   if (!LOOKS_KUBERNETES.test(text) && !/"apiVersion"\s*:/.test(text)) return { kind: 'not-kubernetes' };
+  // Counted before parsing: a huge file costs one scan, not a parse.
+  const separators = text.match(/^---/gm)?.length ?? 0;
+  if (separators >= MAX_DOCUMENTS) return tooMany(separators + (/^---/.test(text) ? 0 : 1));
   const lines = new LineCounter();
   let docs: Document.Parsed[];
   try {
@@ -78,9 +81,7 @@ export function parseManifests(text: string): ManifestFile {
   const problems: FileProblem[] = [];
   let kubernetes = false;
   const total = docs.length;
-  if (total > MAX_DOCUMENTS) {
-    return { kind: 'manifests', documents: [], problems: [{ message: `${total.toLocaleString('en-US')} documents: more than Kube Watch compares in one file (${MAX_DOCUMENTS.toLocaleString('en-US')}); split the file to see their live state.`, lines: { start: 0, end: 0 } }] };
-  }
+  if (total > MAX_DOCUMENTS) return tooMany(total);
   docs.forEach((doc, i) => {
     const docLines = rangeOf(doc.contents?.range ?? doc.range, { start: 0, end: 0 });
     if (doc.errors.length > 0) {
@@ -129,6 +130,10 @@ function documentOf(key: string, lines: LineRange, object: Record<string, unknow
     text,
     textLine,
   };
+}
+
+function tooMany(total: number): ManifestFile {
+  return { kind: 'manifests', documents: [], problems: [{ message: `${total.toLocaleString('en-US')} documents: more than Kube Watch compares in one file (${MAX_DOCUMENTS.toLocaleString('en-US')}); split the file to see their live state.`, lines: { start: 0, end: 0 } }] };
 }
 
 function firstLine(message: string): string {

@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { driftFields, differingFields } from '../../src/manifests/drift';
+
+describe('manifests: drift between the live object and the dry-run result', () => {
+  const live = {
+    apiVersion: 'apps/v1', kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'shop', uid: 'u1', resourceVersion: '5', generation: 2, managedFields: [{ manager: 'kubectl' }] },
+    spec: { replicas: 3, template: { spec: { containers: [{ name: 'web', image: 'nginx:1', imagePullPolicy: 'IfNotPresent' }, { name: 'side', image: 'busybox' }] } } },
+    status: { readyReplicas: 3 },
+  };
+  it('server-owned and per-write fields are never drift', () => {
+    const result = { ...live, metadata: { ...live.metadata, resourceVersion: '6', generation: 3, managedFields: [] }, status: {} };
+    assert.deepEqual(driftFields(live, result), []);
+  });
+  it('names the fields that differ, containers by name', () => {
+    const result = structuredClone(live);
+    result.spec.replicas = 2;
+    result.spec.template.spec.containers[0].image = 'nginx:2';
+    assert.deepEqual(driftFields(live, result), ['spec.replicas', 'spec.template.spec.containers[web].image']);
+  });
+  it('a list of unnamed items that changed length is one field', () => {
+    assert.deepEqual(differingFields({ a: [1, 2] }, { a: [1, 2, 3] }), ['a']);
+  });
+});

@@ -28,6 +28,7 @@ import { registerWatchCommands } from './vscode/watch-commands';
 import { registerViewCommands } from './vscode/view-commands';
 import { registerFindObject } from './vscode/find-object';
 import { registerContextCommands } from './vscode/context-commands';
+import { registerManifests } from './vscode/manifests/manifest-lenses';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -133,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerViewCommands(manager, tree.resources),
     registerFindObject(manager, tree.resources, tree.view),
     registerContextCommands(manager),
+    registerManifests(manager, clock),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {

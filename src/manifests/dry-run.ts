@@ -89,18 +89,26 @@ function refusedOutcome(err: unknown, doc: ManifestDocument, liveVersion: string
 function refusalWords(err: unknown): string {
   if (err instanceof ApiError) {
     if (err.code === 403) return `may not apply: ${err.message}`;
-    return err.message.replace(/^[A-Za-z]+(\.[a-z0-9.-]+)? "[^"]*" is invalid: /, '');
+    return err.message.replace(/^[A-Za-z]+(\.[a-z0-9.-]+)? "[^"]*" is invalid: /, '').replace(/^failed to create typed patch object \([^)]*\): /, '');
   }
   return describeError(err);
 }
 
-/** `fieldValidation=Strict`'s unknown and duplicate fields (`strict decoding error: unknown field "spec.replica"`), on their lines. */
+/**
+ * Unknown and duplicate fields, on their lines: `fieldValidation=Strict`'s
+ * (`strict decoding error: unknown field "spec.replica"`) and, for an apply, the schema's
+ * (kube-apiserver 1.34: `failed to create typed patch object (...): .spec.replicaz: field not declared in schema`).
+ */
 export function strictProblems(err: ApiError, doc: Pick<ManifestDocument, 'text' | 'object'>): BufferProblem[] {
   const locations = yamlLocations(doc.text);
   const out: BufferProblem[] = [];
-  for (const m of err.message.matchAll(/(unknown|duplicate) field "([^"]+)"/g)) {
-    const path = resolveFieldPath(m[2], doc.object).path;
-    out.push({ message: `${m[2]}: ${m[1]} field (the server's strict validation refuses it)`, range: locations.rangeFor(path), path });
+  const found: [string, string][] = [
+    ...[...err.message.matchAll(/(unknown|duplicate) field "([^"]+)"/g)].map((m): [string, string] => [m[2], `${m[1]} field`]),
+    ...[...err.message.matchAll(/(?:^|: )\.?([^\s:]+): field not declared in schema/g)].map((m): [string, string] => [m[1], 'unknown field (not in the schema of this kind)']),
+  ];
+  for (const [field, what] of found) {
+    const path = resolveFieldPath(field, doc.object).path;
+    out.push({ message: `${field}: ${what}`, range: locations.rangeFor(path), path });
   }
   return out;
 }

@@ -22,3 +22,17 @@ describe('manifests: drift between the live object and the dry-run result', () =
     assert.deepEqual(differingFields({ a: [1, 2] }, { a: [1, 2, 3] }), ['a']);
   });
 });
+
+describe('manifests: unknown fields of a dry run on their lines', () => {
+  it('reads kube-apiserver 1.34\'s apply refusal and the strict decoding error', async () => {
+    const { ApiError } = await import('../../src/base');
+    const { strictProblems } = await import('../../src/manifests/dry-run');
+    const text = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  replicaz: 3\n';
+    const object = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { replicas: 2, replicaz: 3 } };
+    const err = new ApiError({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 500, reason: 'InternalError', message: 'failed to create typed patch object (shop/web; apps/v1, Kind=Deployment): .spec.replicaz: field not declared in schema' } as never, 'http');
+    const problems = strictProblems(err, { text, object });
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0].range.line, 6);
+    assert.match(problems[0].message, /^spec\.replicaz: unknown field/);
+  });
+});

@@ -66,7 +66,7 @@ export function parseManifests(text: string): ManifestFile {
   const lines = new LineCounter();
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, { lineCounter: lines, uniqueKeys: false, prettyErrors: false }) as Document.Parsed[];
+    docs = parseAllDocuments(text, { lineCounter: lines, prettyErrors: false }) as Document.Parsed[];
   } catch {
     return { kind: 'not-kubernetes' };
   }

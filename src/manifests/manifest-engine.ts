@@ -36,6 +36,8 @@ export interface DocumentView {
 }
 
 export interface FileView {
+  /** Rendered from a kustomization: the documents are not the file's text (no lines of their own). */
+  readonly rendered: boolean;
   readonly parsed: ManifestFile;
   readonly documents: readonly DocumentView[];
   readonly problems: readonly FileProblem[];
@@ -62,7 +64,7 @@ export interface ManifestEngineOptions {
 }
 
 export class ManifestEngine implements Disposable {
-  private readonly files = new Map<string, { parsed: ManifestFile; tracked: Map<string, Tracked> }>();
+  private readonly files = new Map<string, { parsed: ManifestFile; tracked: Map<string, Tracked>; rendered: boolean }>();
   private readonly changes = new Emitter<string>();
   private readonly scheduler: DryRunScheduler;
   private readonly watches: SharedWatches;
@@ -87,9 +89,20 @@ export class ManifestEngine implements Disposable {
     return this.scheduler.started;
   }
 
-  /** A file opened or changed: parsed now, compared in the background. */
-  update(uri: string, text: string): void {
-    const parsed = parseManifests(text);
+  /**
+   * A file opened or changed: parsed now, compared in the background. `rendered`: `text` is what
+   * a kustomization renders (kustomize.ts), shown above the kustomization file.
+   */
+  update(uri: string, text: string, rendered = false): void {
+    this.show(uri, parseManifests(text), rendered);
+  }
+
+  /** A file whose documents cannot be read (a kustomization that fails, kubectl missing): one line says why. */
+  note(uri: string, message: string): void {
+    this.show(uri, { kind: 'manifests', documents: [], problems: [{ message, lines: { start: 0, end: 0 } }] }, true);
+  }
+
+  private show(uri: string, parsed: ManifestFile, rendered: boolean): void {
     const before = this.files.get(uri);
     const tracked = new Map<string, Tracked>();
     const docs = parsed.kind === 'manifests' ? parsed.documents : [];
@@ -110,7 +123,7 @@ export class ManifestEngine implements Disposable {
       }
     }
     if (before) for (const [id, t] of before.tracked) this.untrack(uri, id, t);
-    this.files.set(uri, { parsed, tracked });
+    this.files.set(uri, { parsed, tracked, rendered });
     this.changes.fire(uri);
   }
 
@@ -131,7 +144,7 @@ export class ManifestEngine implements Disposable {
     const f = this.files.get(uri);
     if (!f) return undefined;
     const documents = [...f.tracked.values()].map((t) => this.documentView(t)).sort((a, b) => a.doc.lines.start - b.doc.lines.start);
-    return { parsed: f.parsed, documents, problems: f.parsed.kind === 'manifests' ? f.parsed.problems : [] };
+    return { rendered: f.rendered, parsed: f.parsed, documents, problems: f.parsed.kind === 'manifests' ? f.parsed.problems : [] };
   }
 
   /** Compares every document of `uri` again (or of every file). */

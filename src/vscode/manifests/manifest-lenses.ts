@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import type { Clock } from '../../base';
@@ -7,6 +8,8 @@ import { ManifestEngine, type DocumentView } from '../../manifests/manifest-engi
 import { comparable } from '../../manifests/drift';
 import { LENS_COMMAND_TITLES, lensLine } from '../../ui/manifests/lens-text';
 import { applyManifests, deleteManifest } from './manifest-commands';
+import { isKustomization, renderKustomization } from '../../manifests/kustomize';
+import { documentLabel } from '../../manifests/manifest-documents';
 
 /**
  * Workspace manifests in the editor (thin): a CodeLens above each Kubernetes document with its
@@ -39,7 +42,7 @@ export function registerManifests(manager: WatchManager, clock: Clock): Manifest
   const show = (uri: string) => {
     lensChanges.fire();
     const view = engine.view(uri);
-    if (!view) return;
+    if (!view || view.rendered) return;
     const problems = view.documents.flatMap((d) => d.problems.map((p) => {
       const diag = new vscode.Diagnostic(new vscode.Range(p.range.line, p.range.character, p.range.endLine, p.range.endCharacter), p.message, vscode.DiagnosticSeverity.Error);
       diag.source = 'Kube Watch (dry run)';
@@ -60,14 +63,28 @@ export function registerManifests(manager: WatchManager, clock: Clock): Manifest
         const at = new vscode.Range(d.doc.lines.start, 0, d.doc.lines.start, 0);
         const line = lensLine(d.state, now);
         const args = [document.uri.toString(), d.doc.key];
-        lenses.push(new vscode.CodeLens(at, { title: line.title, tooltip: line.tooltip, command: '' }));
+        const title = view.rendered ? `${documentLabel(d.doc, d.target?.namespace ?? d.doc.namespace)}: ${line.title}` : line.title;
+        lenses.push(new vscode.CodeLens(at, { title, tooltip: line.tooltip, command: '' }));
         for (const c of line.commands) lenses.push(new vscode.CodeLens(at, { title: LENS_COMMAND_TITLES[c], command: `kubeWatch.manifests.${c}`, arguments: args }));
       }
       return lenses;
     },
   };
 
-  const follow = (d: vscode.TextDocument) => follows(d) && engine.update(d.uri.toString(), d.getText());
+  const follow = (d: vscode.TextDocument) => {
+    if (!follows(d)) return;
+    if (isKustomization(d.uri.fsPath)) return void render(d);
+    engine.update(d.uri.toString(), d.getText());
+  };
+  // A kustomization is rendered on open and on save (never while typing): `kubectl kustomize DIR`.
+  const render = (d: vscode.TextDocument) => {
+    const uri = d.uri.toString();
+    void renderKustomization(path.dirname(d.uri.fsPath)).then((r) => {
+      if (!vscode.workspace.textDocuments.some((x) => x.uri.toString() === uri)) return;
+      if (r.kind === 'rendered') engine.update(uri, r.text, true);
+      else engine.note(uri, r.message);
+    });
+  };
   // Ages in the lenses ("3 min ago") move on: redrawn every 30 s while a manifest is open.
   const ticker = setInterval(() => engine.uris().length > 0 && lensChanges.fire(), 30_000);
   const disposables: vscode.Disposable[] = [
@@ -75,7 +92,11 @@ export function registerManifests(manager: WatchManager, clock: Clock): Manifest
     vscode.languages.registerCodeLensProvider(SELECTOR, provider),
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: diffChanges.event, provideTextDocumentContent: (uri) => diffTexts.get(uri.toString()) ?? '' }),
     vscode.workspace.onDidOpenTextDocument(follow),
-    vscode.workspace.onDidChangeTextDocument((e) => follow(e.document)),
+    vscode.workspace.onDidChangeTextDocument((e) => !isKustomization(e.document.uri.fsPath) && follow(e.document)),
+    vscode.workspace.onDidSaveTextDocument((d) => {
+      // A saved file of a kustomization's folder: the kustomization is rendered again.
+      for (const k of vscode.workspace.textDocuments) if (isKustomization(k.uri.fsPath) && d.uri.fsPath.startsWith(path.dirname(k.uri.fsPath))) render(k);
+    }),
     vscode.workspace.onDidCloseTextDocument((d) => {
       engine.close(d.uri.toString());
       diagnostics.delete(d.uri);

@@ -134,7 +134,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerViewCommands(manager, tree.resources),
     registerFindObject(manager, tree.resources, tree.view),
     registerContextCommands(manager),
-    registerManifests(manager, clock),
+    registerManifests(manager, clock, tree.resources),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {

@@ -19,14 +19,18 @@ export class ManagerCluster implements ManifestCluster, Disposable {
   private readonly changes = new Emitter<void>();
   private readonly subs: Disposable[];
   private lastTarget = '';
+  private readonly ownCatalog: boolean;
 
   constructor(
     private readonly manager: WatchManager,
     /** The chosen context name (the trusted setting), or undefined for the default. */
     private readonly chosen: () => string | undefined,
     clock: Clock,
+    /** The view's catalog, shared (one discovery per context); else one of its own. */
+    shared?: ResourceCatalog,
   ) {
-    this.catalog = new ResourceCatalog(manager, clock);
+    this.ownCatalog = !shared;
+    this.catalog = shared ?? new ResourceCatalog(manager, clock);
     this.subs = [
       this.catalog.onDidChange(() => this.changes.fire()),
       manager.onDidChangeEntries(() => this.targetMayHaveChanged()),
@@ -119,7 +123,7 @@ export class ManagerCluster implements ManifestCluster, Disposable {
 
   dispose(): void {
     for (const s of this.subs) s.dispose();
-    this.catalog.dispose();
+    if (this.ownCatalog) this.catalog.dispose();
     this.changes.dispose();
   }
 }

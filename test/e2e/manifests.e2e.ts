@@ -131,11 +131,11 @@ describe('Workspace manifests in the browser (packaged .vsix in code-server, Chr
     await lens('drifted', /^drifted/);
     await doc.clickLens('Apply');
     const confirm = await dialog.waitUntilOpen();
-    assert.match(confirm.message, new RegExp(`Apply Deployment shop/web to context "${cluster.context}"`));
+    assert.match([confirm.message, ...confirm.detail].join(' '), new RegExp(`Apply Deployment shop/web to context "${cluster.context}"`));
     await bench.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: /^Apply$/ }).first().click();
     // The first dialog closes and the conflict's opens in its place.
-    const conflict = await poll('the conflict explained', () => dialog.read().catch(() => ({ message: '', detail: [], buttons: [] })), (d) => /managed by/.test(d.message), { timeoutMs: 30_000 });
-    assert.match(conflict.message, /spec\.replicas is managed by kubectl: forcing the apply makes Kube Watch their manager/);
+    const conflict = await poll('the conflict explained', () => dialog.read().catch(() => ({ message: '', detail: [], buttons: [] })), (d) => /managed by/.test([d.message, ...d.detail].join(' ')), { timeoutMs: 30_000 });
+    assert.match([conflict.message, ...conflict.detail].join(' '), /spec\.replicas is managed by kubectl: forcing the apply makes Kube Watch their manager/);
     assert.equal(replicas(), 5, 'nothing applied before the conflict was confirmed');
     await bench.page.locator('.monaco-dialog-box .dialog-buttons .monaco-button', { hasText: 'Apply, taking these fields' }).first().click();
     await poll('the result', () => bench.notifications(), (n) => n.some((t) => /Deployment shop\/web: applied, confirmed by the watch/.test(t)), { timeoutMs: 60_000 });

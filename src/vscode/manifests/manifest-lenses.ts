@@ -3,6 +3,9 @@ import * as vscode from 'vscode';
 import { stringify } from 'yaml';
 import type { Clock } from '../../base';
 import type { WatchManager } from '../../manager';
+import type { ResourcesTree } from '../../ui/tree/resources-tree';
+import { WorkspaceRows, type WorkspaceNode } from '../../ui/tree/workspace-rows';
+import { followWorkspace, workspaceSource } from './manifest-workspace';
 import { ManagerCluster } from '../../manifests/manager-cluster';
 import { ManifestEngine, type DocumentView } from '../../manifests/manifest-engine';
 import { comparable } from '../../manifests/drift';
@@ -31,8 +34,8 @@ export interface ManifestsRegistration extends vscode.Disposable {
   readonly engine: ManifestEngine;
 }
 
-export function registerManifests(manager: WatchManager, clock: Clock): ManifestsRegistration {
-  const cluster = new ManagerCluster(manager, chosenContext, clock);
+export function registerManifests(manager: WatchManager, clock: Clock, tree?: ResourcesTree): ManifestsRegistration {
+  const cluster = new ManagerCluster(manager, chosenContext, clock, tree?.catalog);
   const engine = new ManifestEngine(cluster, { clock });
   const lensChanges = new vscode.EventEmitter<void>();
   const diagnostics = vscode.languages.createDiagnosticCollection('Kube Watch manifests');
@@ -71,20 +74,20 @@ export function registerManifests(manager: WatchManager, clock: Clock): Manifest
     },
   };
 
-  const follow = (d: vscode.TextDocument) => {
-    if (!follows(d)) return;
-    if (isKustomization(d.uri.fsPath)) return void render(d);
-    engine.update(d.uri.toString(), d.getText());
+  const followText = (file: vscode.Uri, text: string) => {
+    if (isKustomization(file.fsPath)) return void render(file);
+    engine.update(file.toString(), text);
   };
+  const follow = (d: vscode.TextDocument) => follows(d) && followText(d.uri, d.getText());
   // A kustomization is rendered on open and on save (never while typing): `kubectl kustomize DIR`.
-  const render = (d: vscode.TextDocument) => {
-    const uri = d.uri.toString();
-    void renderKustomization(path.dirname(d.uri.fsPath)).then((r) => {
-      if (!vscode.workspace.textDocuments.some((x) => x.uri.toString() === uri)) return;
-      if (r.kind === 'rendered') engine.update(uri, r.text, true);
-      else engine.note(uri, r.message);
+  const render = (file: vscode.Uri) => {
+    void renderKustomization(path.dirname(file.fsPath)).then((r) => {
+      if (r.kind === 'rendered') engine.update(file.toString(), r.text, true);
+      else engine.note(file.toString(), r.message);
     });
   };
+  const source = workspaceSource(engine);
+  const rows = new WorkspaceRows(source);
   // Ages in the lenses ("3 min ago") move on: redrawn every 30 s while a manifest is open.
   const ticker = setInterval(() => engine.uris().length > 0 && lensChanges.fire(), 30_000);
   const disposables: vscode.Disposable[] = [
@@ -92,14 +95,29 @@ export function registerManifests(manager: WatchManager, clock: Clock): Manifest
     vscode.languages.registerCodeLensProvider(SELECTOR, provider),
     vscode.workspace.registerTextDocumentContentProvider(SCHEME, { onDidChange: diffChanges.event, provideTextDocumentContent: (uri) => diffTexts.get(uri.toString()) ?? '' }),
     vscode.workspace.onDidOpenTextDocument(follow),
-    vscode.workspace.onDidChangeTextDocument((e) => !isKustomization(e.document.uri.fsPath) && follow(e.document)),
+    vscode.workspace.onDidChangeTextDocument((e) => e.contentChanges.length > 0 && !isKustomization(e.document.uri.fsPath) && follow(e.document)),
     vscode.workspace.onDidSaveTextDocument((d) => {
       // A saved file of a kustomization's folder: the kustomization is rendered again.
-      for (const k of vscode.workspace.textDocuments) if (isKustomization(k.uri.fsPath) && d.uri.fsPath.startsWith(path.dirname(k.uri.fsPath))) render(k);
+      for (const uri of engine.uris()) {
+        const k = vscode.Uri.parse(uri);
+        if (isKustomization(k.fsPath) && d.uri.fsPath.startsWith(path.dirname(k.fsPath))) render(k);
+      }
     }),
     vscode.workspace.onDidCloseTextDocument((d) => {
+      // A workspace file stays followed (from disk: manifest-workspace.ts); another is let go.
+      if (vscode.workspace.getWorkspaceFolder(d.uri)) return;
       engine.close(d.uri.toString());
       diagnostics.delete(d.uri);
+    }),
+    followWorkspace(engine, followText),
+    source,
+    ...(tree ? [tree.setWorkspace(rows)] : []),
+    vscode.commands.registerCommand('kubeWatch.manifests.reveal', async (node: WorkspaceNode) => {
+      const uri = rows.uriOf(node);
+      if (!uri) return;
+      const editor = await vscode.window.showTextDocument(vscode.Uri.parse(uri), { preview: true });
+      const doc = node.level === 'document' ? engine.view(uri)?.documents[Number(node.key)] : undefined;
+      if (doc) editor.revealRange(new vscode.Range(doc.doc.lines.start, 0, doc.doc.lines.start, 0), vscode.TextEditorRevealType.AtTop);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('kubeWatch.workspace.context') && cluster.targetMayHaveChanged()),
     vscode.workspace.onDidGrantWorkspaceTrust(() => cluster.targetMayHaveChanged()),

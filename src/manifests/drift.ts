@@ -58,3 +58,23 @@ export function shortField(path: string): string {
   const parts = path.split('.');
   return parts.length <= 2 ? path : parts.slice(-2).join('.');
 }
+
+/**
+ * A Secret's two sides for a diff, its values masked as `kubectl diff` masks them: `***` where
+ * both sides agree, `*** (before)` and `*** (after)` where they differ (values never reach a
+ * document, which VS Code may back up to disk).
+ */
+export function maskedSecretSides(live: Record<string, unknown>, after: Record<string, unknown>): [Record<string, unknown>, Record<string, unknown>] {
+  if (live.kind !== 'Secret' && after.kind !== 'Secret') return [live, after];
+  const mask = (own: Record<string, unknown>, other: Record<string, unknown>, side: string) => {
+    const out = { ...own };
+    for (const field of ['data', 'stringData']) {
+      const values = own[field];
+      if (!plain(values)) continue;
+      const theirs = plain(other[field]) ? (other[field] as Record<string, unknown>) : {};
+      out[field] = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, theirs[k] === v ? '***' : `*** (${side})`]));
+    }
+    return out;
+  };
+  return [mask(live, after, 'before'), mask(after, live, 'after')];
+}

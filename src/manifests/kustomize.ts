@@ -36,3 +36,8 @@ export async function renderKustomization(dir: string, run: CommandRunner = runC
   }
   return { kind: 'rendered', text: out.stdout };
 }
+
+/** The `namespace:` a kustomization sets for its resources, from its text; undefined when none. */
+export function kustomizationNamespace(text: string): string | undefined {
+  return /^namespace:\s*["']?([a-z0-9]([-a-z0-9]*[a-z0-9])?)["']?\s*(#.*)?$/m.exec(text)?.[1];
+}

@@ -64,7 +64,7 @@ export interface ManifestEngineOptions {
 }
 
 export class ManifestEngine implements Disposable {
-  private readonly files = new Map<string, { parsed: ManifestFile; tracked: Map<string, Tracked>; rendered: boolean }>();
+  private readonly files = new Map<string, { parsed: ManifestFile; tracked: Map<string, Tracked>; rendered: boolean; namespace?: string }>();
   private readonly changes = new Emitter<string>();
   private readonly scheduler: DryRunScheduler;
   private readonly watches: SharedWatches;
@@ -93,8 +93,8 @@ export class ManifestEngine implements Disposable {
    * A file opened or changed: parsed now, compared in the background. `rendered`: `text` is what
    * a kustomization renders (kustomize.ts), shown above the kustomization file.
    */
-  update(uri: string, text: string, rendered = false): void {
-    this.show(uri, parseManifests(text), rendered);
+  update(uri: string, text: string, rendered = false, namespace?: string): void {
+    this.show(uri, parseManifests(text), rendered, namespace);
   }
 
   /** A file whose documents cannot be read (a kustomization that fails, kubectl missing): one line says why. */
@@ -102,7 +102,8 @@ export class ManifestEngine implements Disposable {
     this.show(uri, { kind: 'manifests', documents: [], problems: [{ message, lines: { start: 0, end: 0 } }] }, true);
   }
 
-  private show(uri: string, parsed: ManifestFile, rendered: boolean): void {
+  /** `namespace`: for documents that name none, before the context's (a kustomization's `namespace:` beside them). */
+  private show(uri: string, parsed: ManifestFile, rendered: boolean, namespace?: string): void {
     const before = this.files.get(uri);
     const tracked = new Map<string, Tracked>();
     const docs = parsed.kind === 'manifests' ? parsed.documents : [];
@@ -123,7 +124,7 @@ export class ManifestEngine implements Disposable {
       }
     }
     if (before) for (const [id, t] of before.tracked) this.untrack(uri, id, t);
-    this.files.set(uri, { parsed, tracked, rendered });
+    this.files.set(uri, { parsed, tracked, rendered, ...(namespace ? { namespace } : {}) });
     this.changes.fire(uri);
   }
 
@@ -210,7 +211,7 @@ export class ManifestEngine implements Disposable {
       if ('unknown' in r) t.resolved = { state: { kind: 'unknown-kind', context: target.context, apiVersion: t.doc.apiVersion, type: r.unknown } };
       else if ('problem' in r) t.resolved = { state: { kind: 'no-cluster', reason: r.problem } };
       else {
-        const namespace = r.type.namespaced ? (t.doc.namespace ?? target.namespace) : '';
+        const namespace = r.type.namespaced ? (t.doc.namespace ?? this.files.get(uri)?.namespace ?? target.namespace) : '';
         t.resolved = { target: { spec: target.spec, type: r.type, namespace, name: t.doc.name } };
         this.attachWatch(uri, id, t);
       }

@@ -65,10 +65,10 @@ describe('Workspace manifests in the browser (packaged .vsix in code-server, Chr
     const input = bench.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 15_000 });
     await input.fill(file);
-    const row = bench.page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(file) }).first();
+    // The file's own row (its name and its folder), clicked once: Enter would take whichever row has the focus.
+    const row = bench.page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(file) }).filter({ hasText: path.dirname(file) }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await poll(`the row of ${file}`, () => row.innerText(), (t) => t.includes(path.dirname(file)), { timeoutMs: 15_000 });
-    await bench.page.keyboard.press('Enter');
+    await row.click();
     await poll(`the tab of ${file}`, () => ui.editor.activeTabTitle(), (t) => t.startsWith(path.basename(file)), { timeoutMs: 30_000 });
   };
   const lens = (what: string, match: RegExp, timeoutMs = 60_000) => doc.waitForLens(what, (l) => l.some((t) => match.test(t)), { timeoutMs });
@@ -152,6 +152,9 @@ describe('Workspace manifests in the browser (packaged .vsix in code-server, Chr
     await openFile('shop/cache.yaml');
     const missing = await lens('missing', /^not on the cluster/);
     assert.ok(missing.includes('Apply'), missing.join(' | '));
+    // The Workspace section of the view counts them (api-config deleted, cache and bad never there).
+    const section = await ui.tree.waitForRow(['Workspace'], (r) => /\b\d+ missing\b/.test(r.description) && /\b1 refused\b/.test(r.description), { timeoutMs: 60_000 });
+    assert.match(section.description, /^\d+ files · /);
     await shoot('d04-deleted-and-missing');
   });
 

@@ -36,3 +36,12 @@ describe('manifests: unknown fields of a dry run on their lines', () => {
     assert.match(problems[0].message, /^spec\.replicaz: unknown field/);
   });
 });
+
+describe('manifests: a Secret\'s diff', () => {
+  it('masks its values as kubectl diff does, saying which differ', async () => {
+    const { maskedSecretSides } = await import('../../src/manifests/drift');
+    const [before, after] = maskedSecretSides({ kind: 'Secret', data: { a: 'eA==', b: 'eQ==' } }, { kind: 'Secret', data: { a: 'eA==', b: 'eg==' } });
+    assert.deepEqual(before.data, { a: '***', b: '*** (before)' });
+    assert.deepEqual(after.data, { a: '***', b: '*** (after)' });
+  });
+});

@@ -51,3 +51,15 @@ describe('manifests: recognising Kubernetes documents', () => {
     assert.match(f.problems[0].message, /^5,000 documents: more than Kube Watch compares/);
   });
 });
+
+describe('manifests: kustomize', () => {
+  it('reads the namespace a kustomization gives its resources', async () => {
+    const { kustomizationNamespace, renderKustomization } = await import('../../src/manifests/kustomize');
+    assert.equal(kustomizationNamespace('namespace: batch\nresources:\n- a.yaml\n'), 'batch');
+    assert.equal(kustomizationNamespace('resources:\n- a.yaml\n'), undefined);
+    const missing = await renderKustomization('/w', async () => ({ code: -2, stdout: '', stderr: '', notFound: true }));
+    assert.deepEqual(missing, { kind: 'problem', message: 'kubectl is not on the PATH: this kustomization is not rendered, so its objects are not compared (install kubectl to see them).' });
+    const failed = await renderKustomization('/w', async () => ({ code: 1, stdout: '', stderr: 'error: accumulating resources: open /w/x.yaml: no such file\n' }));
+    assert.deepEqual(failed, { kind: 'problem', message: 'kubectl kustomize failed: accumulating resources: open /w/x.yaml: no such file' });
+  });
+});

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { stringify } from 'yaml';
@@ -8,10 +9,10 @@ import { WorkspaceRows, type WorkspaceNode } from '../../ui/tree/workspace-rows'
 import { followWorkspace, workspaceSource } from './manifest-workspace';
 import { ManagerCluster } from '../../manifests/manager-cluster';
 import { ManifestEngine, type DocumentView } from '../../manifests/manifest-engine';
-import { comparable } from '../../manifests/drift';
+import { comparable, maskedSecretSides } from '../../manifests/drift';
 import { LENS_COMMAND_TITLES, lensLine } from '../../ui/manifests/lens-text';
 import { applyManifests, deleteManifest } from './manifest-commands';
-import { isKustomization, renderKustomization } from '../../manifests/kustomize';
+import { isKustomization, kustomizationNamespace, renderKustomization } from '../../manifests/kustomize';
 import { documentLabel } from '../../manifests/manifest-documents';
 
 /**
@@ -76,7 +77,7 @@ export function registerManifests(manager: WatchManager, clock: Clock, tree?: Re
 
   const followText = (file: vscode.Uri, text: string) => {
     if (isKustomization(file.fsPath)) return void render(file);
-    engine.update(file.toString(), text);
+    engine.update(file.toString(), text, false, namespaceBeside(file));
   };
   const follow = (d: vscode.TextDocument) => follows(d) && followText(d.uri, d.getText());
   // A kustomization is rendered on open and on save (never while typing): `kubectl kustomize DIR`.
@@ -128,8 +129,9 @@ export function registerManifests(manager: WatchManager, clock: Clock, tree?: Re
       const name = `${view.doc.kind}-${view.doc.name}.yaml`;
       const left = vscode.Uri.from({ scheme: SCHEME, path: `/live/${name}`, query: `${encodeURIComponent(uri)}#${key}` });
       const right = vscode.Uri.from({ scheme: SCHEME, path: `/after-apply/${name}`, query: `${encodeURIComponent(uri)}#${key}` });
-      diffTexts.set(left.toString(), stringify(comparable(view.diff.live)));
-      diffTexts.set(right.toString(), stringify(comparable(view.diff.result)));
+      const [before, after] = maskedSecretSides(comparable(view.diff.live), comparable(view.diff.result));
+      diffTexts.set(left.toString(), stringify(before));
+      diffTexts.set(right.toString(), stringify(after));
       diffChanges.fire(left);
       diffChanges.fire(right);
       const context = view.origin?.context ?? '';
@@ -163,6 +165,18 @@ export function registerManifests(manager: WatchManager, clock: Clock, tree?: Re
       cluster.dispose();
     },
   };
+}
+
+/** The namespace a kustomization beside `file` gives its resources (kustomize's, before the context's). */
+function namespaceBeside(file: vscode.Uri): string | undefined {
+  for (const name of ['kustomization.yaml', 'kustomization.yml', 'Kustomization']) {
+    try {
+      return kustomizationNamespace(fs.readFileSync(path.join(path.dirname(file.fsPath), name), 'utf8'));
+    } catch {
+      // not this one
+    }
+  }
+  return undefined;
 }
 
 /** The manifests a command names: a file, every YAML/JSON file of a folder, or the active editor's. */

@@ -98,7 +98,13 @@ describe('Workspace manifests in the browser (packaged .vsix in code-server, Chr
 
   it('D01 a file in sync shows so above each document, naming the context', async () => {
     await openFile('shop/web.yaml');
-    const lenses = await doc.waitForLens('both documents in sync', (l) => l.filter((t) => t === `in sync · ${cluster.context}`).length === 2, { timeoutMs: 90_000 });
+    const lenses = await doc.waitForLens('both documents in sync', (l) => l.filter((t) => t === `in sync · ${cluster.context}`).length === 2, { timeoutMs: 90_000 }).catch(async (err: Error) => {
+      // What the drift is, for the failure's message: the diff's two sides and the object on the server.
+      await doc.clickLens('Show Diff').catch(() => undefined);
+      const diff = bench.page.locator('.monaco-diff-editor').first();
+      const sides = await Promise.all(['original', 'modified'].map((side) => diff.locator(`.editor.${side} .view-line`).allInnerTexts().catch(() => [])));
+      throw new Error(`${err.message}\nlive:\n${sides[0].join('\n')}\nafter apply:\n${sides[1].join('\n')}\non the server: ${JSON.stringify(cluster.server.get('deployments.apps', 'shop', 'web'))}`);
+    });
     assert.ok(!lenses.some((t) => /drifted|Apply/.test(t)), lenses.join(' | '));
     await shoot('d01-in-sync');
   });

@@ -10,7 +10,9 @@ import type { DryRunFinding } from './manifest-state';
 /**
  * A document's server-side dry-run apply against the live object, as `kubectl diff --server-side`
  * makes it: `dryRun=All`, Kube Watch's field manager, `fieldValidation=Strict` (unknown and
- * duplicate fields are refused, so they become problems on their lines). A field-manager conflict
+ * duplicate fields are refused, so they become problems on their lines). When the result differs
+ * from the watch's object, the live object is read again (kubectl diff's GET) and the drift is
+ * what differs from that read, so drift is never an artefact of two sources. A field-manager conflict
  * is not drift by itself: the dry run is made again forced, to show what an apply that takes the
  * fields would leave, and the lens names the owners.
  */
@@ -43,6 +45,8 @@ export interface DryRunOutcome {
   finding: DryRunFinding;
   /** The server's answer (what the cluster would hold), when it gave one. */
   result?: KubeObject;
+  /** The live object it was compared with (the watch's, or the fresh read when they differed). */
+  live?: KubeObject;
   /** Problems on the document's own text (offset by the caller). */
   problems: BufferProblem[];
   /** Conflicts, as the edit's apply reads them (for Apply's confirmation). */
@@ -55,21 +59,23 @@ export async function dryRunDocument(cluster: ManifestCluster, origin: ObjectOri
   const body = JSON.stringify(configurationOf(doc, t, live));
   const send = (force: boolean) =>
     cluster.write<KubeObject>(origin, { method: 'PATCH', path: objectPathOf(t), query: { fieldManager: fieldManager(), dryRun: 'All', fieldValidation: 'Strict', ...(force ? { force: 'true' } : {}) }, body, contentType: APPLY }, signal);
-  const findingOf = (result: KubeObject, conflicts: readonly string[]): DryRunFinding => {
-    if (!live) return { kind: 'same', liveVersion };
-    const fields = driftFields(live, result);
-    return fields.length === 0 ? { kind: 'same', liveVersion } : { kind: 'drift', liveVersion, fields, conflicts };
+  const compared = async (result: KubeObject, conflicts: readonly string[]): Promise<Pick<DryRunOutcome, 'finding' | 'live'>> => {
+    if (!live) return { finding: { kind: 'same', liveVersion } };
+    if (driftFields(live, result).length === 0) return { finding: { kind: 'same', liveVersion }, live };
+    const fresh = await cluster.read<KubeObject>(origin, objectPathOf(t), signal);
+    const fields = driftFields(fresh, result);
+    return { finding: fields.length === 0 ? { kind: 'same', liveVersion } : { kind: 'drift', liveVersion, fields, conflicts }, live: fresh };
   };
   try {
     const result = await send(false);
-    return { finding: findingOf(result, []), result, problems: [], conflicts: undefined };
+    return { ...(await compared(result, [])), result, problems: [], conflicts: undefined };
   } catch (err) {
     if (signal.aborted) throw err;
     const conflicts = applyConflictsOf(err, doc.object);
     if (conflicts) {
       try {
         const result = await send(true);
-        return { finding: findingOf(result, [...new Set(conflicts.map((c) => c.manager))]), result, problems: [], conflicts };
+        return { ...(await compared(result, [...new Set(conflicts.map((c) => c.manager))])), result, problems: [], conflicts };
       } catch (forced) {
         if (signal.aborted) throw forced;
         return refusedOutcome(forced, doc, liveVersion);

@@ -117,6 +117,12 @@ export class ManagerCluster implements ManifestCluster, Disposable {
     return r.transport.write<T>(request, signal);
   }
 
+  async read<T>(origin: ObjectOrigin, path: string, signal: AbortSignal): Promise<T> {
+    const r = this.manager.resolveOrigin(origin);
+    if (isOriginRefusal(r)) throw new OriginRefused(r.refused);
+    return r.transport.getJson<T>(path, {}, signal);
+  }
+
   onDidChange(listener: () => void): Disposable {
     return this.changes.on(listener);
   }

@@ -32,6 +32,8 @@ export interface ManifestCluster {
   origin(spec: string, object?: KubeObject): ObjectOrigin | undefined;
   /** A write on the connection of `origin` (the same cluster and user), or a refusal thrown in words (W01). */
   write<T>(origin: ObjectOrigin, request: WriteRequest, signal: AbortSignal): Promise<T>;
+  /** A read on the connection of `origin` (kubectl diff's fresh GET of the live object). */
+  read<T>(origin: ObjectOrigin, path: string, signal: AbortSignal): Promise<T>;
   /** Fires when the target or discovery changed (a context switch, a setting, a new CRD). */
   onDidChange(listener: () => void): Disposable;
 }

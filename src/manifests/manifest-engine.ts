@@ -191,7 +191,7 @@ export class ManifestEngine implements Disposable {
       state,
       problems: (outcome?.problems ?? []).map(shift),
       target: t.resolved.target,
-      ...(outcome?.result && outcome.live && outcome.live.metadata.resourceVersion === live?.metadata.resourceVersion ? { diff: { live: outcome.live, result: outcome.result } } : {}),
+      ...(outcome?.result && outcome.live && outcome.finding.liveVersion === live?.metadata.resourceVersion ? { diff: { live: outcome.live, result: outcome.result } } : {}),
       ...(outcome ? { origin: outcome.origin } : {}),
       ...(live ? { live } : {}),
       ...(outcome?.conflicts ? { conflicts: outcome.conflicts } : {}),
@@ -254,7 +254,8 @@ export class ManifestEngine implements Disposable {
       try {
         const out = await dryRunDocument(this.cluster, origin, t.doc, target, live, signal);
         if (signal.aborted) return;
-        t.outcome = { textHash, finding: out.finding, problems: out.problems, ...(out.result ? { result: out.result } : {}), ...(live ? { live } : {}), origin, ...(out.conflicts ? { conflicts: out.conflicts } : {}) };
+        const compared = out.live ?? live;
+        t.outcome = { textHash, finding: out.finding, problems: out.problems, ...(out.result ? { result: out.result } : {}), ...(compared ? { live: compared } : {}), origin, ...(out.conflicts ? { conflicts: out.conflicts } : {}) };
       } catch (err) {
         if (signal.aborted) return;
         t.outcome = { textHash, finding: { kind: 'refused', liveVersion: live?.metadata.resourceVersion ?? '', message: describeError(err) }, problems: [], origin };

@@ -40,6 +40,7 @@ export function transportCluster(transport: KubeTransport, types: readonly Resou
     },
     origin: (_spec, object) => ({ context: 'real', server: transport.server, fingerprint: { cluster: 'c', user: 'u' }, uid: object?.metadata.uid ?? '', session }),
     write: <T>(_origin: ObjectOrigin, request: Parameters<NonNullable<KubeTransport['write']>>[0], signal: AbortSignal) => transport.write!<T>(request, signal),
+    read: <T>(_origin: ObjectOrigin, path: string, signal: AbortSignal) => transport.getJson<T>(path, {}, signal),
     onDidChange: (listener) => changes.on(listener),
   };
 }

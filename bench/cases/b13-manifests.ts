@@ -48,7 +48,8 @@ export async function b13({ h, quick }: CaseContext): Promise<CaseResult> {
   const perType = quick ? 100 : 1000;
   const manifestsPerType = quick ? 10 : 50;
   const changes = quick ? 10 : 40;
-  const server = await FakeApiServer.start({ token: 'b13' });
+  // HTTP/2, as kube-apiserver serves it: one connection carries the watches (more when a stream would wait).
+  const server = await FakeApiServer.start({ token: 'b13', http2: true });
   for (const def of ACTION_TYPES) server.defineResource(def);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kw-b13-'));
   const kubeconfig = path.join(dir, 'config');

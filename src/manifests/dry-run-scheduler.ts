@@ -45,7 +45,7 @@ export class DryRunScheduler implements Disposable {
 
   constructor(private readonly o: DryRunSchedulerOptions) {}
 
-  /** Asks for the dry run of `key` at `fingerprint`; does nothing when that fingerprint is done or pending. */
+  /** Asks for the dry run of `key` at `fingerprint` (`now`: no debounce, a change on the cluster); does nothing when that fingerprint is done or pending. */
   request(key: string, fingerprint: string, work: DryRunWork, now = false): void {
     if (this.disposed) return;
     const slot = this.slots.get(key) ?? { fingerprint, work, queued: false };
@@ -104,8 +104,8 @@ export class DryRunScheduler implements Disposable {
 
   private pump(): void {
     if (this.disposed || this.spacingTimer) return;
-    const limit = this.o.concurrency ?? 4;
-    const spacing = this.o.spacingMs ?? 20;
+    const limit = this.o.concurrency ?? 8;
+    const spacing = this.o.spacingMs ?? 5;
     while (this.queue.length > 0 && this.running < limit) {
       const key = this.queue[0];
       const slot = this.slots.get(key);

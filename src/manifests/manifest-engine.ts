@@ -233,10 +233,11 @@ export class ManifestEngine implements Disposable {
       if (t.seenVersion !== undefined && now === undefined && t.watch?.state().phase === 'watching') t.deletedAt = this.o.clock.now();
       if (now !== undefined) t.deletedAt = undefined;
       t.seenVersion = now;
-      this.compare(uri, id, t);
+      // A change on the cluster is compared at once; only typing is debounced.
+      this.compare(uri, id, t, true);
       this.changes.fire(uri);
     });
-    this.compare(uri, id, t);
+    this.compare(uri, id, t, true);
   }
 
   /** Asks for a dry run when the text or the live object changed since the last one. */

@@ -30,6 +30,7 @@ import { registerViewCommands } from './vscode/view-commands';
 import { registerFindObject } from './vscode/find-object';
 import { registerContextCommands } from './vscode/context-commands';
 import { registerEvents } from './vscode/events';
+import { registerManifests } from './vscode/manifests/manifest-lenses';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -136,6 +137,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerViewCommands(manager, tree.resources),
     registerFindObject(manager, tree.resources, tree.view),
     registerContextCommands(manager),
+    registerManifests(manager, clock, tree.resources),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {

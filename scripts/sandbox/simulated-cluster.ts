@@ -686,6 +686,14 @@ export class SimulatedCluster {
       if (cm) this.server.update('configmaps', { ...cm, data: { ...(cm.data as Record<string, string>), REVISION: String(step / 4) } }, { manager: 'config-reloader' });
     }
 
+    // Someone changes the ledger's settlement window by hand and, later, back: the workspace's
+    // manifests/payments/ledger-config.yaml drifts and returns (its lens follows).
+    if (step % 10 === 5) {
+      const cm = this.server.get('configmaps', 'payments', 'ledger-config');
+      const data = (cm?.data ?? {}) as Record<string, string>;
+      if (cm) this.server.update('configmaps', { ...cm, data: { ...data, SETTLEMENT_WINDOW: data.SETTLEMENT_WINDOW === '15m' ? '30m' : '15m' } }, { manager: 'ops-console' });
+    }
+
     // The custom resource reconciles: a spec change, then Ready again.
     if (step % 7 === 0 || step % 7 === 2) {
       const w = this.server.get('widgets.example.com', 'shop', 'blue-widget');

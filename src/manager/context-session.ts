@@ -7,6 +7,7 @@ import type { ExecInteraction } from '../connection/credentials/exec-interaction
 import { SwitchableTransport } from '../connection/transport/switchable-transport';
 import type { TransportFactory } from '../connection/transport/transport-factory';
 import { StreamingListMemory } from '../informer/streaming-list-memory';
+import type { KubeTransport } from '../informer';
 import { errorLine } from './labels';
 import type { EntryErrorKind } from './watch-entry';
 
@@ -225,4 +226,10 @@ export function readKubeconfigForSync(kubeconfigPath: string | undefined): KubeC
 
 function describeSwitch(old: ContextSession, contextName: string): string {
   return old.contextName !== contextName ? `switched from context "${old.contextName}" to "${contextName}"` : `the server of context "${contextName}" changed`;
+}
+
+/** A session's connection for consumers: its transport (shared with its watches), access reviews and namespace (where a feed may watch), or why it cannot be used. */
+export function sessionConnection(session: ContextSession): { transport: KubeTransport; access?: AccessReviewCache; namespace?: string } | { problem: string } {
+  if (session.transport) return { transport: session.transport, access: session.access, namespace: session.namespace };
+  return { problem: session.problem?.message ?? 'the context cannot be used' };
 }

@@ -6,7 +6,7 @@ import { type KubeObject, type KubeTransport, type TimedLifecycleEvent } from '.
 import type { ReachabilityChange } from '../connection/reachability/cluster-reachability';
 import { reachabilityEvent } from './reachability-event';
 import { AdHocWatches, type AdHocWatch, type AdHocWatchRequest } from './ad-hoc-watch';
-import { readKubeconfigForSync, SessionSet, type ContextSession } from './context-session';
+import { readKubeconfigForSync, sessionConnection, SessionSet, type ContextSession } from './context-session';
 import { DefinitionWatches, definitionName, mayBeCustomResource } from './definition-watch';
 import { EntryHandlerSet } from './entry-handlers';
 import { describeEntry, EntrySignatures } from './entry-snapshot';
@@ -180,38 +180,25 @@ export class WatchManager implements Disposable {
     return this.slots.find(id)?.slot.session.transport;
   }
 
-  /**
-   * A configured context's connection ("" = current-context) once started: its transport, shared
-   * with its watches, its access reviews and namespace (where a feed may watch), or why it cannot
-   * be used; undefined for a context not configured or before `start()`.
-   */
-  contextConnection(spec: string): { transport: KubeTransport; access?: AccessReviewCache; namespace?: string } | { problem: string } | undefined {
-    const session = this.sessions.get(spec);
-    if (!session) return undefined;
-    if (session.transport) return { transport: session.transport, access: session.access, namespace: session.namespace };
-    return { problem: session.problem?.message ?? 'the context cannot be used' };
+  /** A configured context's connection ("" = current-context; sessionConnection); undefined when not configured or before `start()`. */
+  contextConnection(spec: string): ReturnType<typeof sessionConnection> | undefined {
+    return this.sessionOf(spec, sessionConnection);
   }
 
   /** The context a spec resolved to and the kubeconfig files it was read from (for a CLI pinned to it); undefined when unusable. */
-  contextOrigin(spec: string): { contextName: string; kubeconfigFiles: readonly string[] } | undefined {
-    const session = this.sessions.get(spec);
-    return session?.transport && !session.retired ? { contextName: session.contextName, kubeconfigFiles: session.kubeconfigFiles } : undefined;
+  contextKubeconfig(spec: string): { contextName: string; kubeconfigFiles: readonly string[] } | undefined {
+    return this.sessionOf(spec, (s) => (s.transport && !s.retired ? { contextName: s.contextName, kubeconfigFiles: s.kubeconfigFiles } : undefined));
   }
 
-  /**
-   * What the user of an entry's context may do (one cache per context, renewed on a context
-   * switch, emptied on new credentials); undefined when the entry or its session is not usable.
-   * Read it for each question: a context switch replaces it.
-   */
+  /** What the user of an entry's context may do (undefined: not usable); read it for each question, a context switch replaces it. */
   accessReviewsOf(id: string): AccessReviewCache | undefined {
     return this.slots.find(id)?.slot.session.access;
   }
 
   /**
-   * Where `object` (read now from entry `id`'s watch) comes from: context, server, user, cluster
-   * and user digests, the session, its uid and resourceVersion. Take it where the object is read
-   * (shown, opened for editing, targeted by an action) and write through `resolveOrigin`, never
-   * through `transportOf` again; undefined when the entry or its session is not usable.
+   * Where `object` (read now from entry `id`'s watch) comes from: context, server, user and cluster
+   * digests, session, uid, resourceVersion. Take it where the object is read (shown, opened,
+   * targeted) and write through `resolveOrigin`, never `transportOf`; undefined when not usable.
    */
   originOf(id: string, object?: KubeObject): ObjectOrigin | undefined {
     const session = this.slots.find(id)?.slot.session;
@@ -227,9 +214,19 @@ export class WatchManager implements Disposable {
     return resolveOrigin(origin, this.sessions.values());
   }
 
+  /** The origin of `object` read on configured context `spec` (an ad-hoc watch's); undefined when the context is unusable. */
+  contextOrigin(spec: string, object?: KubeObject): ObjectOrigin | undefined {
+    return this.sessionOf(spec, (s) => originOf(s, object));
+  }
+
   /** The kubeconfig user of an entry's context (for the write journal); undefined when unknown. */
   userOf(id: string): string | undefined {
     return this.slots.find(id)?.slot.session.userName;
+  }
+
+  private sessionOf<T>(spec: string, read: (session: ContextSession) => T): T | undefined {
+    const session = this.sessions.get(spec);
+    return session && read(session);
   }
 
   /**

@@ -110,6 +110,7 @@ export class WatchTreeProvider implements vscode.TreeDataProvider<ViewNode>, vsc
     // One click adds the watch of a type of the catalog.
     if (node.kind === 'apiType' && p.contextValue === 'apiType') item.command = { command: ADD_WATCH_COMMAND, title: 'Watch', arguments: [node] };
     if (node.kind === 'events') item.command = { command: 'kubeWatch.showEvents', title: 'Show Events', arguments: [node] };
+    if (node.kind === 'workspace' && (node.level === 'file' || node.level === 'document')) item.command = { command: 'kubeWatch.manifests.reveal', title: 'Open', arguments: [node] };
     if (this.awaiting?.delete(node) && this.awaiting.size === 0) {
       this.awaiting = undefined;
       this.fireRendered();

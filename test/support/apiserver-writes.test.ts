@@ -179,6 +179,17 @@ describe('fake API server: writes (kube-apiserver 1.34 wording)', () => {
     assert.deepEqual([yes.status, yes.json.message], [422, 'UpdateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Yes"]: supported values: "All"']);
   });
 
+  it('server-side apply of a field the kind does not declare: 500, as 1.34.9 answers it (dry run or not, Strict or not), nothing stored', async () => {
+    const body = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: typo\nspec:\n  replicaz: 3\n';
+    for (const query of ['fieldManager=kw&dryRun=All&fieldValidation=Strict', 'fieldManager=kw']) {
+      const r = await send(server, 'PATCH', `${DEPLOY}/typo?${query}`, body, 'application/apply-patch+yaml');
+      assert.deepEqual([r.status, r.json], [500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'failed to create typed patch object (default/typo; apps/v1, Kind=Deployment): .spec.replicaz: field not declared in schema', code: 500 }]);
+    }
+    const cm = await send(server, 'PATCH', `${CM}/typo?fieldManager=kw`, 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo\ndatax:\n  a: "1"\n', 'application/apply-patch+yaml');
+    assert.equal(cm.json.message, 'failed to create typed patch object (default/typo; /v1, Kind=ConfigMap): .datax: field not declared in schema');
+    assert.equal(server.get('deployments.apps', 'default', 'typo'), undefined);
+  });
+
   it('server-side apply: fieldManager required; conflicts with other managers named per field; same values share; force takes the fields', async () => {
     const yaml = (data: Record<string, string>) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: "${v}"`).join('\n')}\n`;
     const apply = (data: Record<string, string>, query = 'fieldManager=kube-watch') => send(server, 'PATCH', `${CM}/app?${query}`, yaml(data), 'application/apply-patch+yaml');

@@ -11,6 +11,7 @@ import { isAttached, type NamespaceNode, type ObjectNode, type ObjectParent, typ
 import { ApiGroupNode, ApiTypeNode, CatalogNode, ContextNode, EventsNode, NoteNode, RelatedNode, type ViewNode } from './view-nodes';
 import { presentApiGroup, presentApiType, presentCatalog, presentContext, presentEvents, presentNote } from './view-presentation';
 import type { WatchTreeModel, WatchTreeSource } from './watch-tree-model';
+import type { WorkspaceRows } from './workspace-rows';
 
 /** What the Resources view needs of the watch manager (a WatchManager is one). */
 export type ResourcesTreeSource = WatchTreeSource & RelatedSource & CatalogSource;
@@ -50,6 +51,7 @@ export class ResourcesTree implements Disposable {
   private readonly dirty = new Set<ViewNode>();
   private readonly throttle: RefreshThrottle;
   private readonly subscriptions: Disposable[];
+  private workspace: WorkspaceRows | undefined;
 
   constructor(
     readonly watch: WatchTreeModel,
@@ -76,8 +78,22 @@ export class ResourcesTree implements Disposable {
 
   // ---- structure ----
 
+  /** The Workspace section (issue 31): its rows after the watches'. Set once, by the manifests' adapter. */
+  setWorkspace(rows: WorkspaceRows): Disposable {
+    this.workspace = rows;
+    let shown = Boolean(rows.root());
+    // The section coming or going redraws the roots; else its rows, at the view's own pace.
+    return rows.onDidChange(() => {
+      if (shown !== Boolean(rows.root())) {
+        shown = !shown;
+        this.changes.fire(undefined);
+      } else if (shown) this.mark([rows.rootNode]);
+    });
+  }
+
   getChildren(node?: ViewNode): ViewNode[] {
-    if (!node) return this.roots();
+    if (!node) return this.withWorkspace(this.roots());
+    if (node.kind === 'workspace') return this.workspace?.children(node) ?? [];
     switch (node.kind) {
       case 'context':
         return this.contextChildren(node.context, node.spec, node);
@@ -104,6 +120,7 @@ export class ResourcesTree implements Disposable {
   }
 
   getParent(node: ViewNode): ViewNode | undefined {
+    if (node.kind === 'workspace') return node.parent;
     switch (node.kind) {
       case 'resource':
         return this.severalContexts() ? this.contexts.get(node.context) : undefined;
@@ -125,6 +142,7 @@ export class ResourcesTree implements Disposable {
 
   present(node: ViewNode): NodePresentation {
     const now = this.clock.now();
+    if (node.kind === 'workspace') return this.workspace?.present(node, now) ?? { label: '', collapsible: 'none', contextValue: 'workspace' };
     switch (node.kind) {
       case 'context':
         return presentContext(node.context, this.entriesOf(node.context), now, this.severalContexts());
@@ -167,6 +185,7 @@ export class ResourcesTree implements Disposable {
   }
 
   tooltip(node: ViewNode): string | undefined {
+    if (node.kind === 'workspace') return undefined;
     switch (node.kind) {
       case 'related':
         return objectTooltip(node.object, node.objectKind, this.clock.now());
@@ -256,6 +275,11 @@ export class ResourcesTree implements Disposable {
   }
 
   // ---- internals ----
+
+  private withWorkspace(roots: ViewNode[]): ViewNode[] {
+    const section = this.workspace?.root();
+    return section ? [...roots, section] : roots;
+  }
 
   private severalContexts(): boolean {
     return this.source.configuration.contexts.length > 1;

@@ -1,6 +1,7 @@
 import { groupVersion, type KubeObject, type ResourceType } from '../../informer';
 import type { ObjectNode, TreeNode } from './tree-node';
 import type { Tone } from './tone';
+import type { WorkspaceNode } from './workspace-rows';
 
 /**
  * The rows of the Resources view besides the watches' own (tree-node.ts): a context when several
@@ -8,7 +9,7 @@ import type { Tone } from './tone';
  * a row (what it owns, a Service's Pods), and notes in place of children. Like the watch rows,
  * instances are stable per id while they stand for the same thing, so refreshes reach VS Code.
  */
-export type ViewNode = TreeNode | ContextNode | CatalogNode | EventsNode | ApiGroupNode | ApiTypeNode | RelatedNode | NoteNode;
+export type ViewNode = TreeNode | ContextNode | CatalogNode | EventsNode | ApiGroupNode | ApiTypeNode | RelatedNode | NoteNode | WorkspaceNode;
 
 /** One watched context, a top row when several are watched (issue 23, part 6). */
 export class ContextNode {

@@ -31,7 +31,7 @@ export class HelmReleaseSource implements Disposable {
 
   /** The context's name as the manager resolved it (for the CLI's --kube-context and the texts). */
   contextName(spec: string): string {
-    const resolved = this.manager.contextOrigin(spec)?.contextName;
+    const resolved = this.manager.contextKubeconfig(spec)?.contextName;
     if (resolved) return resolved;
     if (spec) return spec;
     const entry = this.manager.entries().find((e) => this.manager.contextSpecOf(e.id) === spec && e.context);

@@ -102,7 +102,7 @@ export function registerHelmReleases(manager: WatchManager, clock: Clock, log: (
 
   /** The release's context and the kubeconfig files the manager read it from (never the setting as it reads now). */
   const target = (node: { spec: string; release: HelmRelease }): ReleaseTarget | undefined => {
-    const origin = manager.contextOrigin(node.spec);
+    const origin = manager.contextKubeconfig(node.spec);
     if (!origin) return undefined;
     return { context: origin.contextName, kubeconfigFiles: origin.kubeconfigFiles, namespace: node.release.namespace, release: node.release.name };
   };

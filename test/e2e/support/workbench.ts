@@ -42,6 +42,8 @@ export interface WorkbenchOptions {
   /** code-server's and the page's diagnostics; default stderr when E2E_VERBOSE=1, else kept for failures only. */
   log?: (line: string) => void;
   viewport?: { width: number; height: number };
+  /** Files written into the workspace folder before it is opened (relative path → text). */
+  workspaceFiles?: Record<string, string>;
 }
 
 export class Workbench {
@@ -75,6 +77,10 @@ export class Workbench {
     const workspace = path.join(scratch, 'workspace');
     const configFile = path.join(scratch, 'code-server.yaml');
     fs.mkdirSync(workspace, { recursive: true });
+    for (const [file, text] of Object.entries(opts.workspaceFiles ?? {})) {
+      fs.mkdirSync(path.dirname(path.join(workspace, file)), { recursive: true });
+      fs.writeFileSync(path.join(workspace, file), text);
+    }
     prepareProfile({
       userDataDir,
       extensionsDir,

@@ -20,6 +20,7 @@ import { kubeTime, uuidFrom, withTypeMeta } from './object-meta';
 import { applyConfiguration, applyConflictMessage, managedFieldsAfterUpdate } from './field-manager';
 import { PatchError, jsonPatch, mergePatch, strategicMergePatch } from './patches';
 import { decodeProblem, validationCauses } from './validation';
+import { undeclaredFieldMessage } from './apply-schema';
 import * as s from './write-status';
 
 const PATCH_TYPES = new Set(['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json', 'application/apply-patch+yaml']);
@@ -159,6 +160,8 @@ class ObjectWriter {
     }
     if (config.metadata.name !== name) return this.call.reply(400, s.badRequest(`the name of the object (${String(config.metadata.name ?? '')}) does not match the name on the URL (${name})`));
     if (!this.namespaceFits(config)) return;
+    const undeclared = undeclaredFieldMessage(this.def, this.apiVersion, config, this.namespace(), name);
+    if (undeclared) return this.call.reply(500, s.internal(undeclared));
     const prev = this.current();
     if (prev && config.metadata.resourceVersion !== undefined && config.metadata.resourceVersion !== prev.metadata.resourceVersion) return this.call.reply(409, s.conflict(this.def, name));
     const live = prev && withTypeMeta(this.def, prev);

@@ -5,7 +5,7 @@ import { ManagerRig, allSynced } from './manager-rig';
 import { until } from '../support/until';
 
 /**
- * `WatchManager.contextOrigin`: the kubeconfig files a context was read from, as the session read
+ * `WatchManager.contextKubeconfig`: the kubeconfig files a context was read from, as the session read
  * them, never the setting as it reads now. A CLI pinned to a context (helm's --kubeconfig) is
  * pointed at these, so it cannot act through a different file than the one the view came from.
  */
@@ -22,13 +22,13 @@ describe('manager: the kubeconfig files a context came from', () => {
     const { m } = rig.manager({ resources: ['configmaps'] });
     await m.start();
     await allSynced(m, 1);
-    assert.deepEqual(m.contextOrigin(''), { contextName: 'ctx-a', kubeconfigFiles: [rig.kubeconfig] });
+    assert.deepEqual(m.contextKubeconfig(''), { contextName: 'ctx-a', kubeconfigFiles: [rig.kubeconfig] });
 
     const missing = path.join(rig.dir, 'moved-away');
     await m.update({ ...m.configuration, kubeconfigPath: missing });
     await until(() => /still using the configuration read before/.test(m.entries()[0]?.error ?? ''), () => JSON.stringify(m.entries().map((e) => e.error)));
     assert.equal(m.configuration.kubeconfigPath, missing, 'the setting says the new file');
-    assert.deepEqual(m.contextOrigin(''), { contextName: 'ctx-a', kubeconfigFiles: [rig.kubeconfig] }, 'the context still came from the file read before');
+    assert.deepEqual(m.contextKubeconfig(''), { contextName: 'ctx-a', kubeconfigFiles: [rig.kubeconfig] }, 'the context still came from the file read before');
   });
 
   it('names every file of a merged KUBECONFIG-style list, in order, and the context the current-context resolved to', async () => {
@@ -37,7 +37,7 @@ describe('manager: the kubeconfig files a context came from', () => {
     const { m } = rig.manager({ resources: ['configmaps'], kubeconfigPath: [rig.kubeconfig, other].join(path.delimiter) });
     await m.start();
     await allSynced(m, 1);
-    assert.deepEqual(m.contextOrigin(''), { contextName: 'ctx-a', kubeconfigFiles: [rig.kubeconfig, other] });
-    assert.equal(m.contextOrigin('not-configured'), undefined);
+    assert.deepEqual(m.contextKubeconfig(''), { contextName: 'ctx-a', kubeconfigFiles: [rig.kubeconfig, other] });
+    assert.equal(m.contextKubeconfig('not-configured'), undefined);
   });
 });

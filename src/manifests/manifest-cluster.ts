@@ -1,0 +1,39 @@
+import type { Disposable } from '../base';
+import type { InformerState, KubeObject, ResourceType } from '../informer';
+import type { WriteRequest } from '../informer/transport';
+import type { ObjectOrigin } from '../manager';
+
+/**
+ * What the manifests engine needs of the cluster, as a port (a WatchManager adapter in
+ * manager-cluster.ts, fakes in tests): the context to compare with, discovery, a watch of one
+ * object (the tree's informer when it already watches the type there, else an ad-hoc watch of
+ * that name), and writes pinned to the origin they were planned on.
+ */
+
+/** One object's watch: its informer's state and the object it holds now. */
+export interface ObjectWatch extends Disposable {
+  state(): InformerState;
+  object(): KubeObject | undefined;
+  /** Fires on any change of the object or of the watch's state. */
+  onDidChange(listener: () => void): Disposable;
+}
+
+/** The context a workspace compares with: its spec in the manager, its name and default namespace. */
+export type ManifestTarget = { spec: string; context: string; namespace: string } | { problem: string };
+
+export type KindResolution = { type: ResourceType } | { unknown: string } | { problem: string };
+
+export interface ManifestCluster {
+  target(): ManifestTarget;
+  /** The type serving `apiVersion`/`kind` on `spec` (discovery); never throws. */
+  resolve(spec: string, apiVersion: string, kind: string, signal: AbortSignal): Promise<KindResolution>;
+  watch(spec: string, type: ResourceType, namespace: string | undefined, name: string): ObjectWatch;
+  /** Where a write on `spec` now would go (of `object`, when it exists); undefined when the context is unusable. */
+  origin(spec: string, object?: KubeObject): ObjectOrigin | undefined;
+  /** A write on the connection of `origin` (the same cluster and user), or a refusal thrown in words (W01). */
+  write<T>(origin: ObjectOrigin, request: WriteRequest, signal: AbortSignal): Promise<T>;
+  /** A read on the connection of `origin` (kubectl diff's fresh GET of the live object). */
+  read<T>(origin: ObjectOrigin, path: string, signal: AbortSignal): Promise<T>;
+  /** Fires when the target or discovery changed (a context switch, a setting, a new CRD). */
+  onDidChange(listener: () => void): Disposable;
+}

@@ -1,7 +1,7 @@
 /**
  * Settings a cloned repository must not choose for the user (W13): those that pick where writes
  * go or where a listener opens: the kubeconfig file, the contexts, the port-forward bind address,
- * the field manager. A workspace's `.vscode/settings.json` is honoured for them only in a trusted
+ * the field manager, the context workspace manifests are compared with and applied to. A workspace's `.vscode/settings.json` is honoured for them only in a trusted
  * workspace; in an untrusted one only the user's own (global) value counts. VS Code does the same
  * for the names package.json lists under `restrictedConfigurations`; this reader does not rely on it.
  */
@@ -13,7 +13,7 @@ export interface SettingsSource {
 }
 
 /** The restricted settings, as keys of the `kubeWatch` section. */
-export const RESTRICTED_SETTINGS = ['kubeconfigPath', 'contexts', 'portForward.address', 'edit.fieldManager'] as const;
+export const RESTRICTED_SETTINGS = ['kubeconfigPath', 'contexts', 'portForward.address', 'edit.fieldManager', 'workspace.context'] as const;
 export type RestrictedSetting = (typeof RESTRICTED_SETTINGS)[number];
 
 /** The value of a restricted setting: the effective one in a trusted workspace, else the user's own (or `fallback`). */

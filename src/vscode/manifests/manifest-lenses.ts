@@ -14,6 +14,7 @@ import { LENS_COMMAND_TITLES, lensLine } from '../../ui/manifests/lens-text';
 import { applyManifests, deleteManifest } from './manifest-commands';
 import { isKustomization, kustomizationNamespace, renderKustomization } from '../../manifests/kustomize';
 import { documentLabel } from '../../manifests/manifest-documents';
+import { restrictedSetting } from '../../ui/trusted-settings';
 
 /**
  * Workspace manifests in the editor (thin): a CodeLens above each Kubernetes document with its
@@ -27,8 +28,8 @@ const SELECTOR: vscode.DocumentSelector = [{ language: 'yaml' }, { language: 'js
 /** `kubeWatch.workspace.context`: the workspace's only in a trusted workspace (W13), else the user's own. */
 function chosenContext(): string | undefined {
   const config = vscode.workspace.getConfiguration('kubeWatch', vscode.workspace.workspaceFolders?.[0]?.uri);
-  const value = vscode.workspace.isTrusted ? config.get<string>('workspace.context') : config.inspect<string>('workspace.context')?.globalValue;
-  return value?.trim() || undefined;
+  const value = restrictedSetting<unknown>(config, 'workspace.context', '', vscode.workspace.isTrusted);
+  return (typeof value === 'string' && value.trim()) || undefined;
 }
 
 export interface ManifestsRegistration extends vscode.Disposable {

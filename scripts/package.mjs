@@ -94,6 +94,7 @@ const ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css)$/,
+  /^extension\/dist\/webview\/(overview\.js|overview-style\.css)$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
 ];
 /** ...and must hold at least these. */

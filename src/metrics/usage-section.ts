@@ -13,8 +13,8 @@ function pct(p: number | undefined, of: string): string {
  * how fresh the sample is, and the session's history as a sparkline (the description is text,
  * so its chart is a line of bars). Why there is no value when there is none.
  */
-export function usageSection(metrics: ClusterMetrics, obj: KubeObject, now: number): string[] {
-  const isNode = obj.kind === 'Node';
+export function usageSection(metrics: ClusterMetrics, kind: 'Pod' | 'Node', obj: KubeObject, now: number): string[] {
+  const isNode = kind === 'Node';
   const lines = ['Usage (metrics.k8s.io):'];
   if (isNode) {
     const r = nodeReading(metrics, obj, now);

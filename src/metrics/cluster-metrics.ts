@@ -77,6 +77,16 @@ export class ClusterMetrics implements Disposable {
     return this.interval;
   }
 
+  /** True while a round of requests is in flight. */
+  get busy(): boolean {
+    return this.inFlight !== undefined;
+  }
+
+  /** True while a timer is armed for the next round. */
+  get scheduled(): boolean {
+    return this.timer !== undefined;
+  }
+
   /** Values are fetched for `scope` until the returned handle is disposed. */
   show(scope: MetricsScope): Disposable {
     const own = { namespaces: scope.namespaces === 'all' ? 'all' : [...scope.namespaces], nodes: scope.nodes } as MetricsScope;

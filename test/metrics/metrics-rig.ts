@@ -3,8 +3,8 @@ import { ClusterRegistry } from '../../src/connection/registry/cluster-registry'
 import { kubeConfigTransportFactoryWith } from '../../src/connection/transport/transport-factory';
 import { clusterKeyOf } from '../../src/cluster/context-identity';
 import type { KubeObject, KubeTransport } from '../../src/informer';
-import { ClusterMetrics, type MetricsChange } from '../../src/metrics';
-import { FakeApiServer, NODES, type MetricsMode, type RequestRecord } from '../support/apiserver';
+import { ClusterMetrics, MetricsHub, type MetricsChange } from '../../src/metrics';
+import { FakeApiServer, NODES, REPLICA_SETS, type MetricsMode, type RequestRecord } from '../support/apiserver';
 import { ManualClock } from '../support/manual-clock';
 import { podObject, type PodOptions } from '../../scripts/sandbox/simulated-cluster';
 
@@ -23,6 +23,7 @@ export class MetricsRig {
   readonly metrics: ClusterMetrics;
   private readonly changes: MetricsChange[] = [];
   private waiters: (() => void)[] = [];
+  private readonly hubs: MetricsHub[] = [];
 
   private constructor(
     readonly server: FakeApiServer,
@@ -39,6 +40,7 @@ export class MetricsRig {
   static async start(http2: boolean, mode: MetricsMode = 'served'): Promise<MetricsRig> {
     const server = await FakeApiServer.start({ http2 });
     server.defineResource(NODES);
+    server.defineResource(REPLICA_SETS);
     server.metrics.mode = mode;
     const kc = new KubeConfig();
     kc.loadFromString(server.kubeconfig({ context: 'metrics', user: 'metrics-user' }));
@@ -47,9 +49,22 @@ export class MetricsRig {
     return new MetricsRig(server, transport);
   }
 
-  pod(namespace: string, name: string, opts: PodOptions = {}): KubeObject {
-    const created = this.server.create('pods', podObject(namespace, name, opts));
-    return created as unknown as KubeObject;
+  /** A pod as the simulated cluster makes them; `resources` go on its container. */
+  pod(namespace: string, name: string, opts: PodOptions & { resources?: object } = {}): KubeObject {
+    const json = podObject(namespace, name, opts) as unknown as { spec: { containers: { resources?: object }[] } };
+    if (opts.resources) json.spec.containers[0].resources = opts.resources;
+    return this.server.create('pods', json) as unknown as KubeObject;
+  }
+
+  /** A hub on the same transport and clock (context "" and any other name reach the same server). */
+  hub(): MetricsHub {
+    const hub = new MetricsHub({ transportOf: () => this.transport, clock: this.clock, intervalMs: 15_000 });
+    this.hubs.push(hub);
+    hub.onDidChange((e) => {
+      this.changes.push(e.change);
+      for (const w of this.waiters.splice(0)) w();
+    });
+    return hub;
   }
 
   node(name: string): KubeObject {
@@ -72,6 +87,7 @@ export class MetricsRig {
 
   async close(): Promise<void> {
     this.metrics.dispose();
+    for (const h of this.hubs) h.dispose();
     this.transport.dispose();
     await this.server.close();
   }

@@ -30,6 +30,7 @@ import { registerFindObject } from './vscode/find-object';
 import { registerContextCommands } from './vscode/context-commands';
 import { registerMetrics, type MetricsRegistration } from './vscode/overview/metrics-registration';
 import { registerOverview, type OverviewRegistration } from './vscode/overview/overview-panel';
+import { revealKind } from './vscode/overview/reveal-kind';
 import { chainDecorators } from './ui/metrics';
 
 /**
@@ -97,7 +98,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const metrics = registerMetrics(manager, clock);
   const tree = registerTreeView(manager, clock, { catchUp, decorator: chainDecorators(actions.rows, metrics.rows) });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id), extraLines: metrics.describeLines });
-  const overview = registerOverview(manager, metrics.hub, clock, context.extensionUri);
+  const overview = registerOverview(manager, metrics.hub, clock, context.extensionUri, (target) => revealKind({ ...tree, entry: (id) => manager.entry(id), contextSpecOf: (id) => manager.contextSpecOf(id) }, target));
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
   const statusBar = registerStatusBar(manager, clock, {

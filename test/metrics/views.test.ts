@@ -9,7 +9,7 @@ import type { RowDecorationChange } from '../../src/ui/tree/row-decorator';
 import { MetricsRig } from './metrics-rig';
 import { until } from '../support/until';
 
-const ROW: NodePresentation = { label: 'web-1', description: 'Running · 1/1', collapsible: 'none' };
+const ROW: NodePresentation = { label: 'web-1', description: 'Running · 1/1', collapsible: 'none', contextValue: 'object' };
 
 describe('metrics: the tree rows, Describe and the overview', function () {
   this.timeout(60_000);

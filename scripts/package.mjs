@@ -103,6 +103,8 @@ const REQUIRED = [
   'extension/dist/extension.js',
   'extension/dist/webview/health.js',
   'extension/dist/webview/health-style.css',
+  'extension/dist/webview/overview.js',
+  'extension/dist/webview/overview-style.css',
   'extension/dist/webview/uPlot.min.css',
   'extension/readme.md',
   'extension/changelog.md',

@@ -14,7 +14,8 @@ export interface RowUsageOptions {
 /** Figures of a pod or a node. */
 type RowFigures = { cpu: number; mem: number; cpuOfRequest?: number; memOfLimit?: number; cpuPercent?: number; memPercent?: number };
 
-type Drawn = Pick<ObjectRow, 'entryId' | 'namespace' | 'name'> & { at: number };
+/** A row drawn lately, and what its usage read then (it is drawn again only when that changes). */
+type Drawn = Pick<ObjectRow, 'entryId' | 'namespace' | 'name'> & { at: number; object: ObjectRow['object']; shown: string };
 
 /**
  * CPU and memory on the tree's pod and node rows: `· 12m 64Mi` after the row's description, and
@@ -83,22 +84,42 @@ export class RowUsageDecorator implements RowDecorator, Disposable {
       this.showings.touch(context, kind === 'Node' ? undefined : row.namespace);
       let rows = this.drawn.get(context);
       if (!rows) this.drawn.set(context, (rows = new Map()));
-      rows.set(`${row.entryId}\u0000${row.namespace}\u0000${row.name}`, { entryId: row.entryId, namespace: row.namespace, name: row.name, at: now });
+      const reading = this.readingNow(context, kind, row.object, now);
+      rows.set(`${row.entryId}\u0000${row.namespace}\u0000${row.name}`, { entryId: row.entryId, namespace: row.namespace, name: row.name, at: now, object: row.object, shown: shownText(reading) });
+      return reading;
     }
-    const metrics = this.options.hub.cluster(context);
-    return kind === 'Node' ? nodeReading(metrics, row.object, now) : podReading(metrics, row.object, now);
+    return this.readingNow(context, kind, row.object, now);
   }
 
-  /** New samples: the rows drawn lately on that context are drawn again (the others are not on screen). */
+  private readingNow(context: string, kind: string, object: ObjectRow['object'], now: number): UsageReading<RowFigures> {
+    const metrics = this.options.hub.cluster(context);
+    return kind === 'Node' ? nodeReading(metrics, object, now) : podReading(metrics, object, now);
+  }
+
+  /**
+   * New samples: the rows drawn lately on that context whose usage reads differently now are
+   * drawn again (the others are not on screen; a row that reads the same keeps its open hover).
+   */
   private redraw(context: string): void {
     const rows = this.drawn.get(context);
     if (!rows) return;
-    const cutoff = this.options.clock.now() - 3 * this.options.hub.cluster(context).intervalMs;
-    for (const [k, r] of [...rows]) if (r.at < cutoff) rows.delete(k);
-    if (rows.size === 0) return;
-    const change: RowDecorationChange = { rows: [...rows.values()].map(({ entryId, namespace, name }) => ({ entryId, namespace, name })) };
+    const now = this.options.clock.now();
+    const cutoff = now - 3 * this.options.hub.cluster(context).intervalMs;
+    const changed: Drawn[] = [];
+    for (const [k, r] of [...rows]) {
+      if (r.at < cutoff) rows.delete(k);
+      else if (shownText(this.readingNow(context, this.options.entryOf(r.entryId)?.kind ?? 'Pod', r.object, now)) !== r.shown) changed.push(r);
+    }
+    if (changed.length === 0) return;
+    const change: RowDecorationChange = { rows: changed.map(({ entryId, namespace, name }) => ({ entryId, namespace, name })) };
     for (const l of this.listeners) l(change);
   }
+}
+
+/** What a row shows of a reading: its usage text, or the state that explains why there is none. */
+function shownText(r: UsageReading<RowFigures>): string {
+  if (r.kind === 'value' || r.kind === 'stale') return `${r.kind} ${formatMilliCores(r.figures.cpu)} ${formatMebibytes(r.figures.mem)}`;
+  return noValueText(r) ?? r.kind;
 }
 
 function pct(p: number | undefined, of: string): string {

@@ -94,6 +94,7 @@ const ALLOWED = [
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css|events\.js|events-style\.css)$/,
+  /^extension\/dist\/webview\/(overview\.js|overview-style\.css)$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
 ];
 /** ...and must hold at least these. */
@@ -102,6 +103,8 @@ const REQUIRED = [
   'extension/dist/extension.js',
   'extension/dist/webview/health.js',
   'extension/dist/webview/health-style.css',
+  'extension/dist/webview/overview.js',
+  'extension/dist/webview/overview-style.css',
   'extension/dist/webview/uPlot.min.css',
   'extension/dist/webview/events.js',
   'extension/dist/webview/events-style.css',

@@ -31,6 +31,10 @@ import { registerFindObject } from './vscode/find-object';
 import { registerContextCommands } from './vscode/context-commands';
 import { registerEvents } from './vscode/events';
 import { registerManifests } from './vscode/manifests/manifest-lenses';
+import { registerMetrics, type MetricsRegistration } from './vscode/overview/metrics-registration';
+import { registerOverview, type OverviewRegistration } from './vscode/overview/overview-panel';
+import { revealKind } from './vscode/overview/reveal-kind';
+import { chainDecorators } from './ui/metrics';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -66,6 +70,10 @@ export interface KubeWatchApi {
   readonly actions: ActionsRegistration;
   /** Editing live objects: the open edits and their diagnostics. */
   readonly editing: EditingRegistration;
+  /** CPU and memory from metrics.k8s.io: the hub, the table's ExtraColumnSource (`metrics.columns`), the tree's rows. */
+  readonly metrics: MetricsRegistration;
+  /** The cluster overview panels. */
+  readonly overview: OverviewRegistration;
 }
 
 export function activate(context: vscode.ExtensionContext): KubeWatchApi {
@@ -90,8 +98,10 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   // After a resume (sleep, a stopped process), which watches have not yet shown they are current.
   const catchUp = new CatchUpTracker(manager);
   const actions = registerActions(manager, log, clock);
-  const tree = registerTreeView(manager, clock, { catchUp, decorator: actions.rows });
-  const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id) });
+  const metrics = registerMetrics(manager, clock);
+  const tree = registerTreeView(manager, clock, { catchUp, decorator: chainDecorators(actions.rows, metrics.rows) });
+  const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id), extraLines: metrics.describeLines });
+  const overview = registerOverview(manager, metrics.hub, clock, context.extensionUri, (target) => revealKind({ ...tree, entry: (id) => manager.entry(id), contextSpecOf: (id) => manager.contextSpecOf(id) }, target));
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
   const statusBar = registerStatusBar(manager, clock, {
@@ -109,6 +119,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     paused = value;
     recorder.setPaused(value);
     statusBar.setPaused(value);
+    metrics.setPaused(value);
     await vscode.commands.executeCommand('setContext', 'kubeWatch.paused', value);
   };
 
@@ -132,6 +143,8 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerHelmReleases(manager, clock, (line) => log.channel.info(line), tree.resources.catalog),
     editing,
     describe,
+    overview,
+    metrics,
     registerStaleDocumentBanner({ entry: (id) => manager.entry(id), onDidChangeEntries: (l) => manager.onDidChangeEntries(l), stalenessOf: (id) => tree.model.stalenessOf(id) }, clock),
     registerWatchCommands(manager, log, clock),
     registerViewCommands(manager, tree.resources),
@@ -166,7 +179,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   context.subscriptions.push(registerEvents(manager, clock, context.extensionUri, tree.resources));
   void setPaused(false);
   void manager.start();
-  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, debugPods, actions, editing };
+  return { manager, tree, statusBar, log, history, health, logs, isPaused: () => paused, describe, portForwards, shells, debugPods, actions, editing, metrics, overview };
 }
 
 /** Stops every watch and port-forward and waits until no request, timer, socket or file watcher is left. */

@@ -55,6 +55,8 @@ const USAGE = `usage: npm start [-- OPTIONS]   (or: node --import tsx scripts/sa
   --first-fault S      seconds from the first watch to the first fault (default 40)
   --fault-gap S        seconds between faults (default 60)
   --churn MS           milliseconds between churn steps (default 3000; 0: no churn)
+  --metrics MODE       metrics.k8s.io: served (default), absent (no metrics-server) or forbidden
+                       (403 for the sandbox's user)
   --no-link            do not link the kubeconfig at .cache/sandbox/kubeconfig
   --verbose            also print code-server's output and the cluster's own log
   --help               this text`;
@@ -70,12 +72,13 @@ interface SandboxOptions {
   churnMs: number;
   link: boolean;
   verbose: boolean;
+  metrics: 'served' | 'absent' | 'forbidden';
 }
 
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]): SandboxOptions | 'help' {
-  const o: SandboxOptions = { vscode: true, port: undefined, apiPort: 0, vsix: undefined, faults: true, firstFaultMs: 40_000, faultGapMs: 60_000, churnMs: 3000, link: true, verbose: false };
+  const o: SandboxOptions = { vscode: true, port: undefined, apiPort: 0, vsix: undefined, faults: true, firstFaultMs: 40_000, faultGapMs: 60_000, churnMs: 3000, link: true, verbose: false, metrics: 'served' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
@@ -115,6 +118,12 @@ function parseArgs(argv: string[]): SandboxOptions | 'help' {
       case '--churn':
         o.churnMs = number(0, 3_600_000);
         break;
+      case '--metrics': {
+        const mode = value();
+        if (mode !== 'served' && mode !== 'absent' && mode !== 'forbidden') throw new UsageError(`--metrics wants served, absent or forbidden, not "${mode}"`);
+        o.metrics = mode;
+        break;
+      }
       case '--no-link':
         o.link = false;
         break;
@@ -291,6 +300,7 @@ class Sandbox {
     const cluster = await SimulatedCluster.start({
       port: this.o.apiPort,
       kubeconfigPath: kubeconfig,
+      metrics: this.o.metrics,
       log: this.o.verbose ? (m) => say(dim(`cluster: ${m}`)) : undefined,
     });
     this.defer('simulated cluster', () => cluster.stop());

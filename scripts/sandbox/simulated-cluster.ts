@@ -30,7 +30,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ACTION_TYPES, ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson } from '../../test/support/apiserver';
+import { ACTION_TYPES, ENDPOINT_SLICES, FakeApiServer, type FaultHandle, type FakeApiServerOptions, type KubeObjectJson, type MetricsMode } from '../../test/support/apiserver';
 import { WorkloadController } from './workload-controller';
 import { EndpointSliceController } from './endpoint-slice-controller';
 import { PodLogWriter } from './pod-log-writer';
@@ -117,6 +117,10 @@ export interface SimulatedClusterOptions {
   log?: (message: string) => void;
   /** Running pods write a log line every this many ms (default 1000); 0: no log lines. */
   podLogEveryMs?: number;
+  /** metrics.k8s.io: 'served' (default: plausible, changing samples), 'absent' (no metrics-server) or 'forbidden' (403 for the user). */
+  metrics?: MetricsMode;
+  /** How often the metrics API takes a new sample (default 15 000 ms, metrics-server's resolution). */
+  metricsResolutionMs?: number;
 }
 
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
@@ -190,6 +194,8 @@ export class SimulatedCluster {
     server.defineResource(ENDPOINT_SLICES);
     for (const def of ACTION_TYPES) if (def.resource !== 'replicasets') server.defineResource(def);
     server.access.user = SANDBOX_USER;
+    server.metrics.mode = opts.metrics ?? 'served';
+    if (opts.metricsResolutionMs) server.metrics.resolutionMs = opts.metricsResolutionMs;
     if (opts.seed ?? true) cluster.seed();
     cluster.endpointSlices.start();
     if ((opts.podLogEveryMs ?? 1000) > 0) cluster.logWriter.start(opts.podLogEveryMs ?? 1000);

@@ -19,6 +19,8 @@ export interface DescribeOptions {
   related?: RelatedObjects;
   /** Lines put first, e.g. the stale banner or "deleted at …", followed by an empty line. */
   banner?: readonly string[];
+  /** Lines put after the describer's and before the Events (a pod's or node's usage from metrics.k8s.io). */
+  extra?: readonly string[];
 }
 
 /** The description of an object as `kubectl describe` prints it, then its Events. Never throws on odd objects. */
@@ -38,6 +40,7 @@ export function describeObject(obj: KubeObject, options: DescribeOptions): Descr
     body = describeGeneric(obj, options.kind, options.apiVersion);
   }
   w.append(body);
+  for (const line of options.extra ?? []) w.line(0, line);
   if (options.events) w.append(eventsSection(options.events, options.now));
   return w.render();
 }

@@ -54,6 +54,11 @@ export interface DescriptionOptions {
    * keeps its own tracker (it then knows an outage only from when it was opened).
    */
   readonly stalenessOf?: (entryId: string) => Staleness | undefined;
+  /**
+   * Lines the description adds after the describer's (a pod's or node's usage from
+   * metrics.k8s.io), asked at each render (at least every 10 s while open); undefined: none.
+   */
+  readonly extraLines?: (target: DescribeTarget, obj: KubeObject, now: number) => readonly string[] | undefined;
 }
 
 /** One watch the banner looks at: the configured entry or an ad-hoc watch, and what it is for. */
@@ -165,7 +170,8 @@ export class LiveDescription implements Disposable {
     if (this.gone) banner.push(`${this.gone.why === 'deleted' ? 'Deleted' : this.gone.why} at ${new Date(this.gone.at).toISOString()}: the last known state follows.`);
     const events = this.eventsWatch?.list();
     const related = this.endpointsWatch?.related();
-    return describeObject(this.last, { kind: this.target.kind, apiVersion: this.target.apiVersion, events, now, banner, related });
+    const extra = this.gone ? undefined : this.options.extraLines?.(this.target, this.last, now);
+    return describeObject(this.last, { kind: this.target.kind, apiVersion: this.target.apiVersion, events, now, banner, related, extra });
   }
 
   dispose(): void {

@@ -149,6 +149,7 @@ export function registerWatchCommands(manager: WatchCommandsSource, log: { reado
     const commands: Item[] = [
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       { label: '$(pulse) Show Watch Health', run: () => vscode.commands.executeCommand('kubeWatch.showHealth') },
+      { label: '$(dashboard) Show Cluster Overview', run: () => vscode.commands.executeCommand('kubeWatch.showOverview') },
       { label: '$(debug-restart) Restart All Watches', run: () => manager.restartAll(RESTART_ALL_FROM_LIST) },
       { label: '$(search) Inspect All Resource Versions', run: () => inspectMany(manager.entries()) },
       { label: '$(output) Show Watch Log', run: () => log.channel.show(true) },

@@ -51,6 +51,7 @@ import { PodStreams } from './pod-streams';
 import { EphemeralContainers } from './ephemeral-containers';
 import { WriteRoutes } from './writes';
 import { AccessPolicy } from './access-policy';
+import { MetricsApi, NODE_METRICS, POD_METRICS } from './metrics-api';
 import { registerActionWrites } from './action-writes';
 import type { ObjectDeleter } from './object-deleter';
 import { managedFieldsAfterUpdate } from './field-manager';
@@ -105,6 +106,8 @@ export class FakeApiServer {
   readonly access = new AccessPolicy();
   /** Deletes with their kubelet, garbage collector and namespace controller (object-deleter.ts); `podTerminationSeconds` caps a Pod's grace. */
   readonly deletes: ObjectDeleter;
+  /** `metrics.k8s.io/v1beta1` (metrics-api.ts): served by default; `metrics.mode` 'absent' or 'forbidden'. */
+  readonly metrics: MetricsApi;
   private port: number;
   private listening = false;
 
@@ -149,6 +152,7 @@ export class FakeApiServer {
       timers: this.pendingTimers,
     });
     this.writes.use(this.ephemeral.writes);
+    this.metrics = new MetricsApi({ list: (r, ns) => (this.registry.byName(r === 'nodes' ? 'nodes' : 'pods') ? this.list(r, ns) : []), now: () => Date.now() }, this.access);
   }
 
   /** Starts a server listening on 127.0.0.1. */
@@ -541,7 +545,8 @@ export class FakeApiServer {
   private serveDiscovery(req: http.IncomingMessage, res: http.ServerResponse, route: Extract<Route, { kind: 'discovery' }>, query: Record<string, string>): void {
     let doc: object | undefined;
     // A version that is not served is not listed, as a real server leaves a CRD's `served: false` versions out.
-    const served = this.unserved.size === 0 ? this.registry : new ResourceRegistry(this.registry.all().filter((d) => !this.unserved.has(qualifiedName(d))));
+    const kept = this.registry.all().filter((d) => !this.unserved.has(qualifiedName(d)));
+    const served = this.unserved.size === 0 && !this.metrics.advertised ? this.registry : new ResourceRegistry([...kept, ...(this.metrics.advertised ? [POD_METRICS, NODE_METRICS] : [])]);
     if (route.doc === 'api') doc = apiVersions(`127.0.0.1:${this.port}`);
     else if (route.doc === 'apis') doc = apiGroupList(served);
     else if (route.doc === 'group') doc = apiGroup(served, route.group!);
@@ -560,6 +565,7 @@ export class FakeApiServer {
 
   private serveResource(req: http.IncomingMessage, res: http.ServerResponse, route: ResourceRoute, record: RequestRecord, fault: Fault | undefined): void {
     const { query } = record;
+    if (this.metrics.serve(req, res, route, record)) return;
     if (req.method !== 'GET') return this.writes.serve(req, res, route, record);
     if (!this.registry.hasGroupVersion(route.group, route.version)) return sendPlainNotFound(res);
     const def = this.registry.byPath(route.group, route.version, route.resource);

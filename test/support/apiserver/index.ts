@@ -26,3 +26,4 @@ export type { HistoryEvent as ObjectChange } from './store';
 export type { WriteCall, WriteHandler, WriteServerParts } from './writes';
 export { ACTION_TYPES, CRON_JOBS, DAEMON_SETS, JOBS, NODES, POD_DISRUPTION_BUDGETS, REPLICA_SETS, STATEFUL_SETS } from './action-resources';
 export type { PolicyRule } from './access-policy';
+export { MetricsApi, METRICS_GROUP, NODE_METRICS, POD_METRICS, type MetricsMode } from './metrics-api';

@@ -8,3 +8,4 @@ export * from './table-protocol';
 export * from './table-rows';
 export * from './table-text';
 export * from './kind-lookup';
+export * from './row-view';

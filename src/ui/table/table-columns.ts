@@ -1,7 +1,8 @@
 import type { KubeObject } from '../../informer';
 import { printObject, type PrinterColumn } from '../printers';
 import type { ExtraColumn } from './extra-columns';
-import { columnKindOf, type ColumnKind } from './sort-key';
+import { columnKindOf, sortKeyOf, type ColumnKind, type SortKey } from './sort-key';
+import type { TableRow } from './table-rows';
 import type { ColumnView } from './table-protocol';
 
 /** A column of a table: one of kubectl's (`cell` indexes the printed row) or a borrowed one. */
@@ -60,4 +61,21 @@ export function arrangeColumns(columns: readonly TableColumn[], prefs: ColumnPre
 export function columnView(column: TableColumn, hidden: boolean): ColumnView {
   const numeric = column.source === 'extra' || (column.source === 'printer' && /^(RESTARTS|READY|AGE|DATA|COUNT|ACTIVE|COMPLETIONS|DURATION|UP-TO-DATE|AVAILABLE|DESIRED|CURRENT|CAPACITY|LAST SEEN|LAST SCHEDULE)$/.test(column.header));
   return { id: column.id, header: column.header, numeric, hidden };
+}
+
+/** A row's key for sorting by `column`: AGE by the creation time itself (so it never drifts), borrowed columns by their `sortValue`. */
+export function rowSortKey(row: TableRow, column: TableColumn, context: string): SortKey {
+  switch (column.source) {
+    case 'namespace':
+      return row.namespace;
+    case 'extra':
+      return column.extra.cell(context, row.object).sortValue;
+    case 'printer': {
+      if (column.header === 'AGE') {
+        const created = Date.parse(row.object.metadata.creationTimestamp ?? '');
+        return Number.isNaN(created) ? undefined : -created;
+      }
+      return sortKeyOf(row.cells[column.cell] ?? '', column.kind);
+    }
+  }
 }

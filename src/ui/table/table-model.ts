@@ -2,15 +2,16 @@ import { systemClock, type Clock, type Disposable, type TimerHandle } from '../.
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { crdPrinterColumns, printerKind, printObject } from '../printers';
-import { staleDescription, type Staleness } from '../staleness';
+import type { Staleness } from '../staleness';
 import type { WatchTreeSource } from '../tree/tree-source';
 import type { ExtraColumnSource } from './extra-columns';
 import { parseRowFilter } from './row-filter';
-import { sortKeyOf, type SortKey } from './sort-key';
-import { arrangeColumns, columnView, tableColumns, type ColumnPrefs, type TableColumn } from './table-columns';
+import type { SortKey } from './sort-key';
+import { arrangeColumns, columnView, rowSortKey, tableColumns, type ColumnPrefs, type TableColumn } from './table-columns';
 import type { RowView, TableSnapshot, TableState } from './table-protocol';
 import { TableOrder, type TableRow } from './table-rows';
 import { tableBanner, tableTitle } from './table-text';
+import { rowView, type RowDrawing } from './row-view';
 
 /** What a table reads of the watch manager: the tree's source (the same informers, no watch of its own). */
 export type TableSource = Pick<WatchTreeSource, 'entries' | 'entry' | 'addHandler' | 'onObjectsRemoved' | 'onDidChangeEntries' | 'onLifecycle' | 'customResourceDefinition'>;
@@ -194,7 +195,8 @@ export class TableModel implements Disposable {
     const start = Math.min(this.viewport.start, Math.max(0, shown.length - 1));
     const end = Math.min(shown.length, start + this.viewport.count);
     const rows: RowView[] = [];
-    for (let i = start; i < end; i++) rows.push(this.rowView(shown[i], drawn, now));
+    const draw: RowDrawing = { context: this.scope.context, printKind: this.printKind, crdColumns: (id) => this.crdColumns(id), flashMs: this.options.flashMs ?? 2000, stalenessOf: this.options.stalenessOf, contextValueOf: this.options.contextValueOf };
+    for (let i = start; i < end; i++) rows.push(rowView(shown[i], drawn, now, draw));
     const focusKey = this.viewport.focusKey;
     const focused = focusKey === undefined ? undefined : this.rows.get(focusKey);
     return {
@@ -239,50 +241,6 @@ export class TableModel implements Disposable {
   }
 
   // ---- rows ----
-
-  private rowView(row: TableRow, drawn: readonly TableColumn[], now: number): RowView {
-    const printed = printObject(row.object, this.printKind, now, this.crdColumns(row.entryId)).cells;
-    const cells: string[] = [];
-    const titles: Record<number, string> = {};
-    const tones: Record<number, 'muted' | 'warning'> = {};
-    const changed: number[] = [];
-    const flash = row.flash && now - row.flash.at <= (this.options.flashMs ?? 2000) ? row.flash.columns : undefined;
-    drawn.forEach((column, i) => {
-      if (column.source === 'namespace') cells.push(row.namespace);
-      else if (column.source === 'printer') cells.push(printed[column.cell] ?? '');
-      else {
-        const cell = column.extra.cell(this.scope.context, row.object);
-        cells.push(cell.text);
-        if (cell.title) titles[i] = cell.title;
-        if (cell.tone === 'muted' || cell.tone === 'warning') tones[i] = cell.tone;
-      }
-      if (flash?.has(column.id)) changed.push(i);
-    });
-    row.flash = undefined;
-    const added = row.addedAt !== undefined && now - row.addedAt <= (this.options.flashMs ?? 2000);
-    row.addedAt = undefined;
-    const staleness = this.options.stalenessOf?.(row.entryId);
-    const context = JSON.stringify({
-      webviewSection: 'row',
-      preventDefaultContextMenuItems: true,
-      kind: 'object',
-      entryId: row.entryId,
-      namespace: row.namespace,
-      name: row.name,
-      tableRow: this.options.contextValueOf?.(row) ?? 'object',
-    });
-    return {
-      key: row.key,
-      cells,
-      ...(Object.keys(titles).length > 0 ? { titles } : {}),
-      ...(Object.keys(tones).length > 0 ? { tones } : {}),
-      ...(changed.length > 0 ? { changed } : {}),
-      ...(row.deletedAt !== undefined ? { deleted: true } : {}),
-      ...(added ? { added: true } : {}),
-      ...(staleness ? { stale: staleDescription(staleness, now) } : {}),
-      context,
-    };
-  }
 
   private keyOf(entryId: string, obj: KubeObject): string {
     return `${entryId}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
@@ -422,20 +380,7 @@ export class TableModel implements Disposable {
 
   private sortKeyOfRow(row: TableRow): SortKey {
     const column = this.sort && this.columns.find((c) => c.id === this.sort!.column);
-    if (!column) return undefined;
-    switch (column.source) {
-      case 'namespace':
-        return row.namespace;
-      case 'extra':
-        return column.extra.cell(this.scope.context, row.object).sortValue;
-      case 'printer': {
-        if (column.header === 'AGE') {
-          const created = Date.parse(row.object.metadata.creationTimestamp ?? '');
-          return Number.isNaN(created) ? undefined : -created;
-        }
-        return sortKeyOf(row.cells[column.cell] ?? '', column.kind);
-      }
-    }
+    return column ? rowSortKey(row, column, this.scope.context) : undefined;
   }
 
   private resort(): void {

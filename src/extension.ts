@@ -28,6 +28,7 @@ import { registerWatchCommands } from './vscode/watch-commands';
 import { registerViewCommands } from './vscode/view-commands';
 import { registerFindObject } from './vscode/find-object';
 import { registerContextCommands } from './vscode/context-commands';
+import { registerTables } from './vscode/table/table-commands';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -133,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerViewCommands(manager, tree.resources),
     registerFindObject(manager, tree.resources, tree.view),
     registerContextCommands(manager),
+    registerTables(manager, clock, context.globalState, context.extensionUri, { stalenessOf: (id) => tree.model.stalenessOf(id), isPaused: () => paused, decorator: actions.rows, typesOf: (c) => tree.resources.catalog.state(c).groups?.flatMap((g) => g.types) ?? [] }),
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {

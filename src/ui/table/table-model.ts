@@ -201,6 +201,7 @@ export class TableModel implements Disposable {
     const focused = focusKey === undefined ? undefined : this.rows.get(focusKey);
     return {
       type: 'snapshot',
+      state: this.state(),
       title: tableTitle(this.scope, this.namespace),
       columns: arranged.map((c) => columnView(c.column, c.hidden)),
       sort: this.sort,
@@ -213,6 +214,7 @@ export class TableModel implements Disposable {
       start,
       rows,
       focusIndex: focused ? shown.indexOf(focused) : -1,
+      focusKey,
       banner: tableBanner(this.scope, this.entries(), (id) => this.options.stalenessOf?.(id), now),
     };
   }

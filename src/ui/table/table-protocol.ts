@@ -40,6 +40,10 @@ export interface RowView {
 export interface TableSnapshot {
   readonly type: 'snapshot';
   readonly title: string;
+  /** What reopens this table after a reload (the page keeps it as its state). */
+  readonly state: TableState;
+  /** Kinds `:` can go to (the watched types), for suggestions. */
+  readonly kinds?: readonly string[];
   /** Every column, in the user's order, hidden ones included (the page shows the others). */
   readonly columns: readonly ColumnView[];
   readonly sort?: { readonly column: string; readonly descending: boolean };
@@ -59,6 +63,8 @@ export interface TableSnapshot {
   readonly rows: readonly RowView[];
   /** Where the focused row now is among the filtered rows (-1 when filtered out or gone). */
   readonly focusIndex: number;
+  /** The focused row's key that `focusIndex` is for (the page may have moved on since). */
+  readonly focusKey?: string;
   /** One line above the grid while a watch behind the table is stale or paused, or none is watched. */
   readonly banner?: string;
   /** The key help's extra line: which keys do nothing on this kind. */

@@ -8,6 +8,9 @@ import type { ColumnView, RowView, TableSnapshot } from '../../ui/table/table-pr
 
 export const ROW_HEIGHT = 22;
 
+/** Every cell flashed so far (`rowKey|HEADER`), the last 50: on `<body data-flashes>` for tests. */
+export const flashLog: string[] = [];
+
 export interface GridElements {
   readonly grid: HTMLElement;
   readonly head: HTMLElement;
@@ -91,6 +94,8 @@ function drawRow(r: RowView, index: number, columns: readonly ColumnView[], focu
       if (!flashSeen.has(seen)) {
         cell.classList.add('flash');
         flashSeen.add(seen);
+        flashLog.push(`${r.key}|${column?.header ?? i}`);
+        if (flashLog.length > 50) flashLog.shift();
       }
     }
     if (index === focusIndex && i === focusColumn) cell.classList.add('focused-cell');

@@ -7,7 +7,7 @@
  */
 import type { ColumnView, HostMessage, TableAction, TableSnapshot, WebviewMessage } from '../../ui/table/table-protocol';
 import { fillColumns, fillHelp, fillKinds } from './dialogs';
-import { cellId, describeGrid, drawHeader, drawRows, ROW_HEIGHT, type GridElements } from './grid';
+import { cellId, describeGrid, drawHeader, drawRows, flashLog, ROW_HEIGHT, type GridElements } from './grid';
 import { covers, scrollToShow, windowFor, type RowRange } from './window-math';
 
 const vscode = acquireVsCodeApi();
@@ -86,6 +86,7 @@ function render(s: TableSnapshot): void {
   document.body.dataset.total = String(s.total);
   document.body.dataset.start = String(s.start);
   document.body.dataset.serial = String(serial);
+  document.body.dataset.flashes = flashLog.join('\n');
   requestWindow();
 }
 

@@ -93,7 +93,7 @@ const ALLOWED = [
   /^extension\/changelog\.md$/i,
   /^extension\/LICENSE(\.txt|\.md)?$/i,
   /^extension\/dist\/extension\.js$/,
-  /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css)$/,
+  /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css|table\.js|table-style\.css)$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
 ];
 /** ...and must hold at least these. */
@@ -103,6 +103,8 @@ const REQUIRED = [
   'extension/dist/webview/health.js',
   'extension/dist/webview/health-style.css',
   'extension/dist/webview/uPlot.min.css',
+  'extension/dist/webview/table.js',
+  'extension/dist/webview/table-style.css',
   'extension/readme.md',
   'extension/changelog.md',
 ];

@@ -162,7 +162,8 @@ describe('The resource table in the browser (packaged .vsix in code-server, Chro
     // A restarted container (T04 set 7 restarts) makes Follow Logs ask which run, as from the tree.
     const opened = await poll('the log terminal, or the container picker', async () => ((await terminal.isOpen()) ? 'terminal' : (await ui.quickPick.isOpen()) && (await ui.quickPick.title()).startsWith('Follow Logs') ? 'picker' : undefined), (o) => o !== undefined, { timeoutMs: 30_000 });
     if (opened === 'picker') await ui.quickPick.pick('main');
-    await terminal.waitForRows('the pod\'s log', (rows) => rows.some((r) => r.includes(POD)), { timeoutMs: 60_000 });
+    // The log terminal's name (its header may have scrolled away under the pod's lines).
+    await poll('the pod\'s log terminal', () => bench.page.locator('.monaco-workbench .part.panel').textContent().then((t) => t ?? ''), (t) => t.includes(`logs shop/${POD}`), { timeoutMs: 60_000 });
     await backToTable(POD);
     await table.press('s');
     await terminal.waitForRows('the shell', (rows) => rows.some((r) => r.includes(`sh in pod shop/${POD}`)), { timeoutMs: 60_000 });

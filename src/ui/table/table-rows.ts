@@ -24,21 +24,31 @@ export interface TableRow extends FilterableRow {
 }
 
 /**
- * The rows of a table in sort order, and those that pass the filter, kept incrementally: a row
- * whose sort key changes moves by a binary search (O(log n) to find, one splice), and the
- * filtered list is rebuilt in one pass only when a row came, went, moved or changed whether it
- * passes. Ties go by namespace, name, then key, so the order is total and stable while rows
- * update; an empty key (undefined) goes last in both directions.
+ * The rows of a table in sort order, and those that pass the filter, kept lazily so that a burst
+ * of events costs one pass: rows that came or whose sort key changed wait in `pending`, rows that
+ * went or moved in `gone`; the next read drops the gone in one filter, sorts the pending (k log k)
+ * and merges them in (n + k). The filtered list is rebuilt in one pass only when a row came, went,
+ * moved or changed whether it passes. Ties go by namespace, name, then key, so the order is total
+ * and stable while rows update; an empty key (undefined) goes last in both directions.
  */
+const everything = (): boolean => true;
+
 export class TableOrder {
+  /** The filter that keeps every row (the filtered list is then the sorted one itself). */
+  static readonly everything = everything;
+
   private sorted: TableRow[] = [];
+  private readonly pending = new Set<TableRow>();
+  private readonly gone = new Set<TableRow>();
   private shown: TableRow[] | undefined;
   private descending = false;
-  private passes: (row: TableRow) => boolean = () => true;
+  private passes: (row: TableRow) => boolean = everything;
 
   /** Sets the order; `rows` must have their `sortKey` for it. O(n log n). */
   reset(rows: Iterable<TableRow>, descending: boolean): void {
     this.descending = descending;
+    this.pending.clear();
+    this.gone.clear();
     this.sorted = [...rows].sort((a, b) => this.compare(a, b));
     this.shown = undefined;
   }
@@ -48,66 +58,58 @@ export class TableOrder {
     this.shown = undefined;
   }
 
-  /** Rows that pass the filter, in order (rebuilt when stale). */
+  /** Rows that pass the filter, in order (brought up to date first). */
   visible(): readonly TableRow[] {
-    if (!this.shown) this.shown = this.passesAll() ? this.sorted : this.sorted.filter(this.passes);
+    this.flush();
+    if (!this.shown) this.shown = this.passes === everything ? this.sorted : this.sorted.filter(this.passes);
     return this.shown;
   }
 
-  get size(): number {
-    return this.sorted.length;
-  }
-
   insert(row: TableRow): void {
-    this.sorted.splice(this.lowerBound(row), 0, row);
-    if (this.shown && this.passes(row)) this.shown = undefined;
-  }
-
-  remove(row: TableRow): void {
-    const at = this.lowerBound(row);
-    if (this.sorted[at] === row) this.sorted.splice(at, 1);
-    else {
-      const i = this.sorted.indexOf(row);
-      if (i >= 0) this.sorted.splice(i, 1);
-    }
+    this.pending.add(row);
     this.shown = undefined;
   }
 
-  /** A row's sort key or filter result may have changed: `update` sets its new fields between remove and insert. */
+  remove(row: TableRow): void {
+    this.pending.delete(row);
+    this.gone.add(row);
+    this.shown = undefined;
+  }
+
+  /** A row's sort key or filter result may change: `update` sets its new fields. */
   move(row: TableRow, update: () => void): void {
     const before = this.passes(row);
     const oldKey = row.sortKey;
     update();
     if (!sameKey(oldKey, row.sortKey)) {
-      const newKey = row.sortKey;
-      row.sortKey = oldKey;
-      this.remove(row);
-      row.sortKey = newKey;
-      this.insert(row);
-    }
-    if (this.passes(row) !== before) this.shown = undefined;
+      this.gone.add(row);
+      this.pending.add(row);
+      this.shown = undefined;
+    } else if (this.passes(row) !== before) this.shown = undefined;
   }
 
-  /** The filter result of any row may have changed (a label, a deletion mark). */
+  /** The filter result of any row may have changed. */
   invalidate(): void {
     this.shown = undefined;
   }
 
-  private passesAll(): boolean {
-    return this.passes === TableOrder.everything;
-  }
-
-  static readonly everything = (): boolean => true;
-
-  private lowerBound(row: TableRow): number {
-    let lo = 0;
-    let hi = this.sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(this.sorted[mid], row) < 0) lo = mid + 1;
-      else hi = mid;
+  private flush(): void {
+    if (this.gone.size > 0) {
+      const gone = this.gone;
+      this.sorted = this.sorted.filter((r) => !gone.has(r));
+      gone.clear();
     }
-    return lo;
+    if (this.pending.size === 0) return;
+    const added = [...this.pending].sort((a, b) => this.compare(a, b));
+    this.pending.clear();
+    const merged: TableRow[] = new Array(this.sorted.length + added.length);
+    let i = 0;
+    let j = 0;
+    let k = 0;
+    while (i < this.sorted.length && j < added.length) merged[k++] = this.compare(this.sorted[i], added[j]) <= 0 ? this.sorted[i++] : added[j++];
+    while (i < this.sorted.length) merged[k++] = this.sorted[i++];
+    while (j < added.length) merged[k++] = added[j++];
+    this.sorted = merged;
   }
 
   private compare(a: TableRow, b: TableRow): number {

@@ -183,6 +183,13 @@ describe('The resource table in the browser (packaged .vsix in code-server, Chro
     await shoot('t06-delete-confirmation');
     await ui.dialog.close();
     assert.ok(cluster.server.get('pods', 'shop', POD), 'nothing deleted');
+    // The same actions in the row's context menu (the tree's, as far as the row offers them).
+    await backToTable(POD);
+    await table.rightClickRow(POD);
+    const items = await poll('the row\'s context menu', () => ui.menu.items().catch(() => [] as string[]), (xs) => ['Describe', 'Open Object YAML', 'Edit YAML', 'Follow Logs…', 'Open Shell…', 'Port Forward…', 'Delete…'].every((x) => xs.includes(x)), { timeoutMs: 30_000 });
+    assert.ok(!items.includes('Cut') && !items.includes('Copy'), `no default items: ${items.join(', ')}`);
+    await shoot('t06-row-context-menu');
+    await table.press('Escape');
     assert.equal(cluster.server.requests.filter((r) => r.method === 'DELETE').length, 0);
   });
 

@@ -42,16 +42,22 @@ describe('The resource table in the browser (packaged .vsix in code-server, Chro
   /** The pods table in front with the grid focused and the row of `name` focused. */
   const backToTable = async (name?: string) => {
     await table.tab('pods').first().click();
-    await table.waitFor('drawn', (v) => v.title.startsWith('pods') && v.total > 0);
+    const drawn = await table.waitFor('drawn', (v) => v.title.startsWith('pods'));
+    if (drawn.filter !== '') await typeFilter('');
+    await table.waitFor('rows', (v) => v.total > 0);
     if (name) await table.clickRow(name);
     await table.focusGrid();
     if (name) await table.waitFor(`${name} focused`, (v) => v.focusedLabel.includes(name) || v.rows.some((r) => r.classes.includes('focused') && r.cells.includes(name)));
   };
+  /** `/` from the grid, then the text typed into the filter box once it has the focus. */
   const typeFilter = async (text: string) => {
     await table.focusGrid();
+    await poll('the grid focused', () => table.activeId(), (id) => id === 'grid', { timeoutMs: 10_000 });
     await table.press('/');
+    await poll('the filter box focused', () => table.activeId(), (id) => id === 'filter', { timeoutMs: 10_000 });
     await table.press('Control+A', 'Backspace');
     if (text) await table.type(text);
+    await table.waitFor(`the filter "${text}"`, (v) => v.filter === text);
   };
 
   before(async function () {

@@ -39,6 +39,9 @@ export interface TableView {
   flashes: string[];
 }
 
+/** Runs in the page: the focused element's id. */
+const ACTIVE_ID = new Function('return (document.activeElement && document.activeElement.id) || "";') as () => string;
+
 export class TablePanel {
   constructor(private readonly page: Page) {}
 
@@ -101,6 +104,8 @@ export class TablePanel {
   /** Focuses the grid (a click on its header's empty area would sort: the grid itself is focused). */
   async focusGrid(): Promise<void> {
     const frame = await this.frame();
+    // A click (on the title, which does nothing) gives the webview the workbench's focus; then the grid takes it.
+    await frame.locator('#title').click();
     await frame.locator('#grid').focus();
   }
 
@@ -111,6 +116,12 @@ export class TablePanel {
 
   async type(text: string): Promise<void> {
     await this.page.keyboard.type(text);
+  }
+
+  /** The id of the page's focused element ('' for none). */
+  async activeId(): Promise<string> {
+    const frame = await this.frame();
+    return frame.evaluate(ACTIVE_ID);
   }
 
   /** Clicks a column header (sorts by it). */

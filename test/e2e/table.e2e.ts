@@ -202,7 +202,9 @@ describe('The resource table in the browser (packaged .vsix in code-server, Chro
   it('T08 keyboard only: a real grid (role, row and column counts), arrows and j/k move the focused cell, its label read', async () => {
     await backToTable();
     await table.focusGrid();
-    await table.press('Home', 'ArrowLeft', 'ArrowLeft');
+    await table.press('Home');
+    await table.waitFor('the first row focused', (x) => x.activeDescendant.startsWith('cell-0-'));
+    await table.press('ArrowLeft', 'ArrowLeft');
     let v = await table.waitFor('the first cell focused', (x) => x.activeDescendant === 'cell-0-0');
     assert.equal(v.focusedLabel, `NAMESPACE ${v.rows[0].cells[0]}`);
     assert.equal(v.role, 'grid');

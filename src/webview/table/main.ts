@@ -244,7 +244,12 @@ function setFilter(text: string): void {
   post({ type: 'filter', text });
 }
 
-el.grid.addEventListener('keydown', onGridKey);
+// The grid's keys also when the focus fell back to the page itself (VS Code refocuses a webview's
+// document when its tab is clicked or shown): nothing typed is lost between two focus moves.
+document.addEventListener('keydown', (e) => {
+  const target = e.target as HTMLElement | null;
+  if (target === el.grid || target === document.body || target === document.documentElement || target === null) onGridKey(e);
+});
 el.viewport.addEventListener('scroll', () => requestWindow(), { passive: true });
 el.body.addEventListener('mousedown', (e) => {
   const row = (e.target as HTMLElement).closest<HTMLElement>('[role=row]');

@@ -106,7 +106,15 @@ export class TablePanel {
     const frame = await this.frame();
     // A click (on the title, which does nothing) gives the webview the workbench's focus; then the grid takes it.
     await frame.locator('#title').click();
-    await frame.locator('#grid').focus();
+    await poll(
+      'the grid focused',
+      async () => {
+        await frame.locator('#grid').focus();
+        return frame.evaluate(ACTIVE_ID);
+      },
+      (id) => id === 'grid',
+      { timeoutMs: 10_000 },
+    );
   }
 
   /** Keys pressed with the focus in the page (the grid, the filter box, a dialog). */

@@ -55,8 +55,7 @@ describe('The resource table in the browser (packaged .vsix in code-server, Chro
     await poll('the grid focused', () => table.activeId(), (id) => id === 'grid', { timeoutMs: 10_000 });
     await table.press('/');
     await poll('the filter box focused', () => table.activeId(), (id) => id === 'filter', { timeoutMs: 10_000 });
-    await table.press('Control+A', 'Backspace');
-    if (text) await table.type(text);
+    await table.typeInFilter(text);
     await table.waitFor(`the filter "${text}"`, (v) => v.filter === text);
   };
 

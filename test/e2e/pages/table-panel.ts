@@ -132,6 +132,14 @@ export class TablePanel {
     return frame.evaluate(ACTIVE_ID);
   }
 
+  /** Replaces the filter box's text, key by key, the keys sent to the box itself (it has the focus: `/` gave it). */
+  async typeInFilter(text: string): Promise<void> {
+    const box = (await this.frame()).locator('#filter');
+    await box.press('Control+A');
+    await box.press('Backspace');
+    if (text) await box.pressSequentially(text);
+  }
+
   /** Clicks a column header (sorts by it). */
   async clickHeader(header: string): Promise<void> {
     const frame = await this.frame();

@@ -58,7 +58,44 @@ export function columnKindOf(header: string, crdType?: string): ColumnKind {
   return /^(AGE|DURATION|LAST SEEN|LAST SCHEDULE)$/i.test(header) ? 'duration' : 'auto';
 }
 
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+/**
+ * Natural order of two texts, case-insensitively: runs of digits compare as numbers (`web-2` before
+ * `web-10`), the rest by character code. A plain loop, about ten times faster than Intl.Collator's
+ * numeric compare, which a sort of 100,000 rows calls some 1.7 million times (PERF B15).
+ */
+export function naturalCompare(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(j);
+    if (x >= 48 && x <= 57 && y >= 48 && y <= 57) {
+      let ei = i;
+      let ej = j;
+      while (ei < a.length && a.charCodeAt(ei) >= 48 && a.charCodeAt(ei) <= 57) ei++;
+      while (ej < b.length && b.charCodeAt(ej) >= 48 && b.charCodeAt(ej) <= 57) ej++;
+      let si = i;
+      let sj = j;
+      while (si < ei - 1 && a.charCodeAt(si) === 48) si++;
+      while (sj < ej - 1 && b.charCodeAt(sj) === 48) sj++;
+      const lengths = ei - si - (ej - sj);
+      if (lengths !== 0) return lengths;
+      for (; si < ei; si++, sj++) {
+        const d = a.charCodeAt(si) - b.charCodeAt(sj);
+        if (d !== 0) return d;
+      }
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (x >= 65 && x <= 90) x += 32;
+    if (y >= 65 && y <= 90) y += 32;
+    if (x !== y) return x - y;
+    i++;
+    j++;
+  }
+  return a.length - i - (b.length - j);
+}
 
 /**
  * Ascending order of two keys: numbers before text, numbers by value, text naturally
@@ -67,5 +104,5 @@ const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' })
 export function compareKeys(a: number | string, b: number | string): number {
   if (typeof a === 'number') return typeof b === 'number' ? a - b : -1;
   if (typeof b === 'number') return 1;
-  return collator.compare(a, b);
+  return naturalCompare(a, b);
 }

@@ -58,6 +58,26 @@ function requestWindow(force = false): void {
 const renderMs: number[] = [];
 (window as unknown as { __kwTableRenderMs: number[] }).__kwTableRenderMs = renderMs;
 
+/**
+ * Snapshots are drawn at most once per animation frame, the newest one: when they come faster than
+ * the page draws (2,000 events a second on a loaded machine), the older ones are dropped instead of
+ * queueing up, and the cells they marked changed are carried into the one drawn, so none is lost.
+ */
+let queued: TableSnapshot | undefined;
+const carried = new Map<string, Set<number>>();
+function enqueue(s: TableSnapshot): void {
+  if (queued) {
+    for (const r of queued.rows) if (r.changed) carried.set(r.key, new Set([...(carried.get(r.key) ?? []), ...r.changed]));
+  } else requestAnimationFrame(() => {
+    const next = queued!;
+    queued = undefined;
+    const rows = carried.size === 0 ? next.rows : next.rows.map((r) => (carried.has(r.key) ? { ...r, changed: [...new Set([...(r.changed ?? []), ...carried.get(r.key)!])] } : r));
+    carried.clear();
+    render(rows === next.rows ? next : { ...next, rows });
+  });
+  queued = s;
+}
+
 function render(s: TableSnapshot): void {
   const t0 = performance.now();
   draw(s);
@@ -285,7 +305,7 @@ $('columns').addEventListener('click', () => last && (fillColumns(columnBox, las
 window.addEventListener('resize', () => requestWindow());
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
-  if (m.type === 'snapshot') render(m);
+  if (m.type === 'snapshot') enqueue(m);
   else if (m.type === 'focus-filter') filter.focus();
   else if (m.type === 'problem') live.textContent = m.text;
 });

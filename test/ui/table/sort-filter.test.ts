@@ -79,3 +79,11 @@ describe('table filter', () => {
     assert.equal(parseRowFilter('!/^web/').matches?.(row('web-1')), false);
   });
 });
+
+describe('table natural order', () => {
+  it('compares digit runs as numbers, letters without case, shorter first on a common start', async () => {
+    const { naturalCompare } = await import('../../../src/ui/table');
+    const sorted = ['web-10', 'Web-2', 'web-002b', 'api', 'web-2a', 'web', 'team-0100', 'team-0099'].sort(naturalCompare);
+    assert.deepEqual(sorted, ['api', 'team-0099', 'team-0100', 'web', 'Web-2', 'web-2a', 'web-002b', 'web-10']);
+  });
+});

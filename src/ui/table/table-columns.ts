@@ -71,11 +71,20 @@ export function rowSortKey(row: TableRow, column: TableColumn, context: string):
     case 'extra':
       return column.extra.cell(context, row.object).sortValue;
     case 'printer': {
+      // NAME is the object's name: no need to print the row for it.
+      if (column.header === 'NAME' && column.cell === 0) return sortKeyOf(row.name, column.kind);
       if (column.header === 'AGE') {
         const created = Date.parse(row.object.metadata.creationTimestamp ?? '');
         return Number.isNaN(created) ? undefined : -created;
       }
-      return sortKeyOf(row.cells[column.cell] ?? '', column.kind);
+      return sortKeyOf(row.cells?.[column.cell] ?? '', column.kind);
     }
   }
+}
+
+/** The ids of kubectl's columns whose cell differs (durations aside: they follow from time). */
+export function changedColumns(columns: readonly TableColumn[], before: readonly string[], after: readonly string[]): string[] {
+  const ids: string[] = [];
+  for (const c of columns) if (c.source === 'printer' && c.kind !== 'duration' && before[c.cell] !== after[c.cell]) ids.push(c.id);
+  return ids;
 }

@@ -2,38 +2,20 @@ import { systemClock, type Clock, type Disposable, type TimerHandle } from '../.
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
 import type { WatchEntry } from '../../manager';
 import { crdPrinterColumns, printerKind, printObject } from '../printers';
-import type { Staleness } from '../staleness';
 import type { WatchTreeSource } from '../tree/tree-source';
-import type { ExtraColumnSource } from './extra-columns';
 import { parseRowFilter } from './row-filter';
 import type { SortKey } from './sort-key';
-import { arrangeColumns, columnView, rowSortKey, tableColumns, type ColumnPrefs, type TableColumn } from './table-columns';
+import { arrangeColumns, changedColumns, columnView, rowSortKey, tableColumns, type ColumnPrefs, type TableColumn } from './table-columns';
 import type { RowView, TableSnapshot, TableState } from './table-protocol';
 import { TableOrder, type TableRow } from './table-rows';
 import { tableBanner, tableTitle } from './table-text';
 import { rowView, type RowDrawing } from './row-view';
+import type { TableModelOptions } from './table-model-options';
+
+export type { TableModelOptions } from './table-model-options';
 
 /** What a table reads of the watch manager: the tree's source (the same informers, no watch of its own). */
 export type TableSource = Pick<WatchTreeSource, 'entries' | 'entry' | 'addHandler' | 'onObjectsRemoved' | 'onDidChangeEntries' | 'onLifecycle' | 'customResourceDefinition'>;
-
-export interface TableModelOptions {
-  clock?: Clock;
-  /** Least time between two change notifications; default 100 ms. */
-  throttleMs?: number;
-  /** How long a deleted row fades before it leaves; default 2000 ms. */
-  fadeMs?: number;
-  /** A change older than this is not flashed when its row comes into view later; default 2000 ms. */
-  flashMs?: number;
-  /** The tree's staleness (so the table and the tree agree); none: never stale. */
-  stalenessOf?: (entryId: string) => Staleness | undefined;
-  /** While watching is paused the rows stay (drawn stale) instead of leaving with their informers. */
-  isPaused?: () => boolean;
-  /** CPU and memory, or any other borrowed columns. */
-  extra?: ExtraColumnSource;
-  /** The row's context value as the tree's (`object.pod @delete @shell ...`), for its context menu. */
-  contextValueOf?: (row: TableRow) => string;
-  columnPrefs?: ColumnPrefs;
-}
 
 /** What the page shows from where: the focused row and the window it asked for. */
 interface Viewport {
@@ -196,7 +178,7 @@ export class TableModel implements Disposable {
     const end = Math.min(shown.length, start + this.viewport.count);
     const rows: RowView[] = [];
     const draw: RowDrawing = { context: this.scope.context, printKind: this.printKind, crdColumns: (id) => this.crdColumns(id), flashMs: this.options.flashMs ?? 2000, stalenessOf: this.options.stalenessOf, contextValueOf: this.options.contextValueOf };
-    for (let i = start; i < end; i++) rows.push(rowView(shown[i], drawn, now, draw));
+    for (let i = start; i < end; i++) rows.push(rowView(this.printed(shown[i]), drawn, now, draw));
     const focusKey = this.viewport.focusKey;
     const focused = focusKey === undefined ? undefined : this.rows.get(focusKey);
     return {
@@ -248,42 +230,51 @@ export class TableModel implements Disposable {
     return `${entryId}/${obj.metadata.namespace ?? ''}/${obj.metadata.name ?? ''}`;
   }
 
+  /**
+   * A row came or changed. Its cells are printed only when something reads them (the window, a
+   * text filter, a sort by a printed column) or were printed before (then the new ones are
+   * compared, for the flash): a table of 100,000 objects opens without printing them all.
+   */
   private upsert(entryId: string, obj: KubeObject, quiet = false): void {
     const key = this.keyOf(entryId, obj);
     const now = this.clock.now();
-    const cells = printObject(obj, this.printKind, now, this.crdColumns(entryId)).cells;
     const existing = this.rows.get(key);
     if (!existing) {
-      const row: TableRow = { key, entryId, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', object: obj, cells, text: '', labels: {}, sortKey: undefined, addedAt: quiet ? undefined : now };
-      this.fill(row, obj, cells);
+      const row: TableRow = { key, entryId, namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '', object: obj, cells: undefined, text: '', labels: obj.metadata.labels ?? {}, sortKey: undefined, addedAt: quiet ? undefined : now };
+      row.sortKey = this.sortKeyOfRow(row);
       this.rows.set(key, row);
       this.order.insert(row);
       this.namespaceList = undefined;
     } else {
-      const changedColumns = this.diff(existing.cells, cells);
+      const cells = existing.cells && this.print(entryId, obj);
+      const changed = existing.cells && cells ? changedColumns(this.columns, existing.cells, cells) : [];
       this.fading.delete(key);
       this.order.move(existing, () => {
         existing.deletedAt = undefined;
-        this.fill(existing, obj, cells);
+        existing.object = obj;
+        existing.labels = obj.metadata.labels ?? {};
+        if (cells) this.fill(existing, cells);
+        else existing.cells = undefined;
+        existing.sortKey = this.sortKeyOfRow(existing);
       });
-      if (changedColumns.length > 0) existing.flash = { at: now, columns: new Set([...(existing.flash?.columns ?? []), ...changedColumns]) };
+      if (changed.length > 0) existing.flash = { at: now, columns: new Set([...(existing.flash?.columns ?? []), ...changed]) };
     }
     if (!quiet) this.changed();
   }
 
-  /** The ids of kubectl's columns whose cell differs (durations aside: they follow from time). */
-  private diff(before: readonly string[], after: readonly string[]): string[] {
-    const ids: string[] = [];
-    for (const c of this.columns) if (c.source === 'printer' && c.kind !== 'duration' && before[c.cell] !== after[c.cell]) ids.push(c.id);
-    return ids;
+  private print(entryId: string, obj: KubeObject): string[] {
+    return printObject(obj, this.printKind, this.clock.now(), this.crdColumns(entryId)).cells;
   }
 
-  private fill(row: TableRow, obj: KubeObject, cells: string[]): void {
-    row.object = obj;
+  /** The row with its cells and filter text, printed now if they were not. */
+  private printed(row: TableRow): TableRow & { cells: string[] } {
+    if (!row.cells) this.fill(row, this.print(row.entryId, row.object));
+    return row as TableRow & { cells: string[] };
+  }
+
+  private fill(row: TableRow, cells: string[]): void {
     row.cells = cells;
     row.text = `${row.namespace} ${cells.join(' ')}`.toLowerCase();
-    row.labels = obj.metadata.labels ?? {};
-    row.sortKey = this.sortKeyOfRow(row);
   }
 
   private deleted(entryId: string, obj: KubeObject): void {
@@ -382,7 +373,8 @@ export class TableModel implements Disposable {
 
   private sortKeyOfRow(row: TableRow): SortKey {
     const column = this.sort && this.columns.find((c) => c.id === this.sort!.column);
-    return column ? rowSortKey(row, column, this.scope.context) : undefined;
+    if (!column) return undefined;
+    return rowSortKey(column.source === 'printer' && column.header !== 'AGE' && column.header !== 'NAME' ? this.printed(row) : row, column, this.scope.context);
   }
 
   private resort(): void {
@@ -394,7 +386,8 @@ export class TableModel implements Disposable {
     const filter = parseRowFilter(this.filterText);
     this.filterProblem = filter.problem;
     const ns = this.namespace;
-    const matches = filter.matches;
+    const parsed = filter.matches;
+    const matches = parsed && ((row: TableRow) => parsed(this.printed(row)));
     if (!matches || this.filterText.trim() === '') this.order.setFilter(ns === '' ? TableOrder.everything : (row) => row.namespace === ns);
     else this.order.setFilter(ns === '' ? matches : (row) => row.namespace === ns && matches(row));
   }

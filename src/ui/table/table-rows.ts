@@ -9,8 +9,8 @@ export interface TableRow extends FilterableRow {
   readonly namespace: string;
   readonly name: string;
   object: KubeObject;
-  /** kubectl's cells as printed when the object last changed (for the filter and the diff). */
-  cells: string[];
+  /** kubectl's cells as printed when the object last changed (for the filter and the diff); undefined until something reads them. */
+  cells: string[] | undefined;
   text: string;
   labels: Readonly<Record<string, string>>;
   /** The key of the sort column, as last placed in the order. */

@@ -18,13 +18,14 @@ import { b8 } from './cases/b8-sync-paths';
 import { b9 } from './cases/b9-health-panel';
 import { b10 } from './cases/b10-vscode-scale';
 import { b11 } from './cases/b11-vscode-events';
+import { b15 } from './cases/b15-table';
 import { b12 } from './cases/b12-port-forward';
 import { b13 } from './cases/b13-manifests';
 import { b14 } from './cases/b14-helm';
 import { b16 } from './cases/b16-metrics';
 import { buildChildren, Harness, ROOT, type CaseContext, type CaseResult, type Row, type Verdict } from './support/harness';
 
-const CASES: Record<string, (ctx: CaseContext) => Promise<CaseResult>> = { B1: b1, B2: b2, B3: b3, B4: b4, B6: b6, B5: b5, B7: b7, B8: b8, B9: b9, B10: b10, B11: b11, B12: b12, B13: b13, B14: b14, B16: b16 };
+const CASES: Record<string, (ctx: CaseContext) => Promise<CaseResult>> = { B1: b1, B2: b2, B3: b3, B4: b4, B6: b6, B5: b5, B7: b7, B8: b8, B9: b9, B10: b10, B11: b11, B12: b12, B13: b13, B14: b14, B15: b15, B16: b16 };
 
 function parseArgs(argv: string[]): { quick: boolean; only: string[] } {
   const quick = argv.includes('--quick');

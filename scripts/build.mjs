@@ -38,7 +38,7 @@ const webview = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  entryPoints: { health: 'src/webview/health/main.ts', 'health-style': 'src/webview/health/health.css', events: 'src/webview/events/main.ts', 'events-style': 'src/webview/events/events.css', overview: 'src/webview/overview/main.ts', 'overview-style': 'src/webview/overview/overview.css' },
+  entryPoints: { health: 'src/webview/health/main.ts', 'health-style': 'src/webview/health/health.css', events: 'src/webview/events/main.ts', 'events-style': 'src/webview/events/events.css', overview: 'src/webview/overview/main.ts', 'overview-style': 'src/webview/overview/overview.css', table: 'src/webview/table/main.ts', 'table-style': 'src/webview/table/table.css' },
   outdir: `${out}/webview`,
   plugins: [
     {

@@ -95,6 +95,7 @@ const ALLOWED = [
   /^extension\/dist\/extension\.js$/,
   /^extension\/dist\/webview\/(health\.js|health-style\.css|uPlot\.min\.css|events\.js|events-style\.css)$/,
   /^extension\/dist\/webview\/(overview\.js|overview-style\.css)$/,
+  /^extension\/dist\/webview\/(table\.js|table-style\.css)$/,
   /^extension\/media\/[^/]+(\/[^/]+)*$/,
 ];
 /** ...and must hold at least these. */
@@ -108,6 +109,8 @@ const REQUIRED = [
   'extension/dist/webview/uPlot.min.css',
   'extension/dist/webview/events.js',
   'extension/dist/webview/events-style.css',
+  'extension/dist/webview/table.js',
+  'extension/dist/webview/table-style.css',
   'extension/readme.md',
   'extension/changelog.md',
 ];

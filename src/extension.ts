@@ -32,9 +32,11 @@ import { registerContextCommands } from './vscode/context-commands';
 import { registerEvents } from './vscode/events';
 import { registerManifests } from './vscode/manifests/manifest-lenses';
 import { registerMetrics, type MetricsRegistration } from './vscode/overview/metrics-registration';
-import { registerOverview, type OverviewRegistration } from './vscode/overview/overview-panel';
+import { registerOverview, type KindTarget, type OverviewRegistration } from './vscode/overview/overview-panel';
 import { revealKind } from './vscode/overview/reveal-kind';
 import { chainDecorators } from './ui/metrics';
+import { registerTables } from './vscode/table/table-commands';
+import { contextNamedColumns, managerContextNames } from './ui/table/context-named-columns';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -101,7 +103,15 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const metrics = registerMetrics(manager, clock);
   const tree = registerTreeView(manager, clock, { catchUp, decorator: chainDecorators(actions.rows, metrics.rows) });
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id), extraLines: metrics.describeLines });
-  const overview = registerOverview(manager, metrics.hub, clock, context.extensionUri, (target) => revealKind({ ...tree, entry: (id) => manager.entry(id), contextSpecOf: (id) => manager.contextSpecOf(id) }, target));
+  let paused = false;
+  const contextNames = managerContextNames(manager);
+  const tables = registerTables(manager, clock, context.globalState, context.extensionUri, { stalenessOf: (id) => tree.model.stalenessOf(id), isPaused: () => paused, decorator: actions.rows, extra: contextNamedColumns(metrics.columns, contextNames), typesOf: (c) => tree.resources.catalog.state(c).groups?.flatMap((g) => g.types) ?? [] });
+  // A count of the overview opens its kind's table (the tree's row when the context has no name yet).
+  const openKind = (target: KindTarget) => {
+    const name = contextNames.nameOf(target.context);
+    return name === undefined ? revealKind({ ...tree, entry: (id) => manager.entry(id), contextSpecOf: (id) => manager.contextSpecOf(id) }, target) : tables.open({ context: name, group: target.group, resource: target.resource, namespace: '' });
+  };
+  const overview = registerOverview(manager, metrics.hub, clock, context.extensionUri, openKind);
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).
   // Drawn once VS Code has taken the tree's rows (it delays tree refreshes), at most 1 s after a change.
   const statusBar = registerStatusBar(manager, clock, {
@@ -111,7 +121,6 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     scopeOf: (entries) => viewScope(manager.configuration, entries).lines,
     catchUp: () => catchUp.current(),
   });
-  let paused = false;
   const history = registerObjectHistory(manager, clock, {}, () => paused);
   const logs = registerPodLogs(manager, clock);
   const editing = registerEditing(manager, log.sink, clock, actions.journal);
@@ -151,6 +160,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
     registerFindObject(manager, tree.resources, tree.view),
     registerContextCommands(manager),
     registerManifests(manager, clock, tree.resources),
+    tables,
     registerKubeconfigProblem(manager),
     registerConfigCommands(manager, {
       pause: async () => {

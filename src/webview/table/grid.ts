@@ -1,0 +1,112 @@
+/**
+ * The grid's DOM: a header row and the rows of the current window inside a spacer as tall as
+ * every row together, so the scroll bar is the table's while only some dozens of rows exist.
+ * A real ARIA grid: role=grid with aria-rowcount/aria-colcount, rows with aria-rowindex (the
+ * header is row 1), cells with aria-colindex; the focused cell is the grid's active descendant.
+ */
+import type { ColumnView, RowView, TableSnapshot } from '../../ui/table/table-protocol';
+
+export const ROW_HEIGHT = 22;
+
+/** Every cell flashed so far (`rowKey|HEADER`), the last 50: on `<body data-flashes>` for tests. */
+export const flashLog: string[] = [];
+
+export interface GridElements {
+  readonly grid: HTMLElement;
+  readonly head: HTMLElement;
+  readonly viewport: HTMLElement;
+  readonly spacer: HTMLElement;
+  readonly body: HTMLElement;
+}
+
+/** The cell's id, for aria-activedescendant. */
+export function cellId(rowIndex: number, column: number): string {
+  return `cell-${rowIndex}-${column}`;
+}
+
+/** Draws the header: a column header per shown column, sort state as aria-sort and an arrow. */
+export function drawHeader(el: GridElements, columns: readonly ColumnView[], sort: TableSnapshot['sort'], focusColumn: number, onSort: (id: string) => void): void {
+  const row = document.createElement('div');
+  row.className = 'row head-row';
+  row.setAttribute('role', 'row');
+  row.setAttribute('aria-rowindex', '1');
+  columns.forEach((c, i) => {
+    const cell = document.createElement('div');
+    cell.className = `cell${c.numeric ? ' numeric' : ''}${i === focusColumn ? ' focus-column' : ''}`;
+    cell.setAttribute('role', 'columnheader');
+    cell.setAttribute('aria-colindex', String(i + 1));
+    cell.dataset.column = c.id;
+    const sorted = sort?.column === c.id;
+    cell.setAttribute('aria-sort', sorted ? (sort!.descending ? 'descending' : 'ascending') : 'none');
+    cell.textContent = c.header + (sorted ? (sort!.descending ? ' ▼' : ' ▲') : '');
+    cell.title = `Sort by ${c.header} (click again to reverse, a third time for kubectl's order)`;
+    cell.addEventListener('click', () => onSort(c.id));
+    row.append(cell);
+  });
+  el.head.replaceChildren(row);
+}
+
+/** Draws the window's rows at their place; `focusIndex` is the focused row among all rows. */
+export function drawRows(el: GridElements, snapshot: TableSnapshot, columns: readonly ColumnView[], focusIndex: number, focusColumn: number, flashSeen: Set<string>): void {
+  el.spacer.style.height = `${snapshot.total * ROW_HEIGHT}px`;
+  el.body.style.transform = `translateY(${snapshot.start * ROW_HEIGHT}px)`;
+  const rows = snapshot.rows.map((r, i) => drawRow(r, snapshot.start + i, columns, focusIndex, focusColumn, flashSeen));
+  el.body.replaceChildren(...rows);
+}
+
+function drawRow(r: RowView, index: number, columns: readonly ColumnView[], focusIndex: number, focusColumn: number, flashSeen: Set<string>): HTMLElement {
+  const row = document.createElement('div');
+  row.className = `row${r.deleted ? ' deleted' : ''}${r.stale ? ' stale' : ''}${index === focusIndex ? ' focused' : ''}`;
+  if (r.added && !flashSeen.has(`${r.key}#added`)) {
+    row.classList.add('added');
+    flashSeen.add(`${r.key}#added`);
+  }
+  row.setAttribute('role', 'row');
+  row.setAttribute('aria-rowindex', String(index + 2));
+  if (index === focusIndex) row.setAttribute('aria-selected', 'true');
+  row.dataset.key = r.key;
+  row.dataset.index = String(index);
+  row.dataset.vscodeContext = r.context;
+  r.cells.forEach((text, i) => {
+    const cell = document.createElement('div');
+    const column = columns[i];
+    cell.className = `cell${column?.numeric ? ' numeric' : ''}`;
+    cell.id = cellId(index, i);
+    cell.setAttribute('role', 'gridcell');
+    cell.setAttribute('aria-colindex', String(i + 1));
+    const tone = r.tones?.[i];
+    if (tone) cell.classList.add(tone);
+    const title = r.titles?.[i];
+    if (column?.id === 'name' && r.stale) {
+      const marker = document.createElement('span');
+      marker.className = 'stale-marker';
+      marker.textContent = '⚠ ';
+      marker.setAttribute('aria-hidden', 'true');
+      cell.append(marker);
+      cell.title = `${r.stale}: the last state seen, not the live object`;
+    } else if (title) cell.title = title;
+    cell.append(document.createTextNode(text));
+    if (r.deleted) cell.title = 'deleted';
+    const label = `${column?.header ?? ''} ${text}${column?.id === 'name' && r.stale ? `, ${r.stale}` : ''}${r.deleted ? ', deleted' : ''}${title ? `, ${title}` : ''}`;
+    cell.setAttribute('aria-label', label.trim());
+    if (r.changed?.includes(i)) {
+      const seen = `${r.key}#${i}#${text}`;
+      if (!flashSeen.has(seen)) {
+        cell.classList.add('flash');
+        flashSeen.add(seen);
+        flashLog.push(`${r.key}|${column?.header ?? i}`);
+        if (flashLog.length > 50) flashLog.shift();
+      }
+    }
+    if (index === focusIndex && i === focusColumn) cell.classList.add('focused-cell');
+    row.append(cell);
+  });
+  return row;
+}
+
+/** Sets the grid's counts and label; the header is row 1, so rows count one more. */
+export function describeGrid(el: GridElements, title: string, total: number, columns: number): void {
+  el.grid.setAttribute('aria-rowcount', String(total + 1));
+  el.grid.setAttribute('aria-colcount', String(columns));
+  el.grid.setAttribute('aria-label', `${title}: ${total} ${total === 1 ? 'row' : 'rows'}`);
+}

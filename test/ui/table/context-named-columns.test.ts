@@ -8,8 +8,9 @@ function specSource() {
   const shown: string[] = [];
   const cells: string[] = [];
   const listeners: ((c: ExtraColumnChange) => void)[] = [];
+  const columns = [{ id: 'cpu', header: 'CPU', cell: (context: string) => (cells.push(context), { text: `cpu on ${context || 'current'}` }) }];
   const source: ExtraColumnSource = {
-    columnsFor: () => [{ id: 'cpu', header: 'CPU', cell: (context) => (cells.push(context), { text: `cpu on ${context || 'current'}` }) }],
+    columnsFor: () => columns,
     show: (context) => (shown.push(context), { dispose: () => {} }),
     onDidChange: (l) => (listeners.push(l), { dispose: () => {} }),
   };

@@ -27,6 +27,7 @@ export interface TreeRow {
 export const CATALOG = 'All resources';
 /** The events feed's row of a context (issue 33), after its watch rows. */
 export const EVENTS_ROW = 'Events';
+export const WORKSPACE_ROW = 'Workspace';
 
 export class SidebarTree {
   constructor(
@@ -98,11 +99,12 @@ export class SidebarTree {
 
   /**
    * The rendered children of `path`. For the roots ([]), the watch rows only: the "All resources"
-   * catalog row after them and the "Events" feed row are no watches (read them with `row([CATALOG])`, `row([EVENTS_ROW])`).
+   * catalog row after them, the "Events" feed row and the "Workspace" manifests row are no watches
+   * (read them with `row([CATALOG])`, `row([EVENTS_ROW])`, `row([WORKSPACE_ROW])`).
    */
   async children(path: readonly string[] = []): Promise<TreeRow[]> {
     const rows = (await this.rows()).filter((r) => r.path.length === path.length + 1 && samePath(r.path.slice(0, -1), path));
-    return path.length === 0 ? rows.filter((r) => r.label !== CATALOG && r.label !== EVENTS_ROW) : rows;
+    return path.length === 0 ? rows.filter((r) => r.label !== CATALOG && r.label !== EVENTS_ROW && r.label !== WORKSPACE_ROW) : rows;
   }
 
   /** Waits until the row at `path` is rendered and `accept` holds for it; returns it. */

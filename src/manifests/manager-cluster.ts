@@ -4,7 +4,7 @@ import { OriginRefused } from '../edit';
 import { resourceTypeName, type Informer, type InformerState, type KubeObject, type ResourceType } from '../informer';
 import type { WriteRequest } from '../informer/transport';
 import { isOriginRefusal, type ObjectOrigin, type WatchManager } from '../manager';
-import type { KindResolution, ManifestCluster, ManifestTarget, ObjectWatch } from './manifest-cluster';
+import type { KindResolution, ManifestCluster, ManifestTarget, ObjectWatch, TypeWatch } from './manifest-cluster';
 
 /**
  * The manifests engine's cluster, on the watch manager: the context the workspace compares with
@@ -94,9 +94,26 @@ export class ManagerCluster implements ManifestCluster, Disposable {
     });
   }
 
-  watch(spec: string, type: ResourceType, namespace: string | undefined, name: string): ObjectWatch {
+  /** The tree's informer of the type on `spec` when it covers `namespace`. */
+  private treeInformer(spec: string, type: ResourceType, namespace: string | undefined): Informer | undefined {
     const entry = this.manager.entries().find((e) => e.informer && e.type && this.manager.contextSpecOf(e.id) === spec && resourceTypeName(e.type) === resourceTypeName(type) && (e.namespace === '' || e.namespace === (namespace ?? '')));
-    if (entry?.informer) return informerWatch(entry.informer, namespace, name);
+    return entry?.informer;
+  }
+
+  watchAll(spec: string, type: ResourceType, namespace: string | undefined): TypeWatch {
+    const tree = this.treeInformer(spec, type, namespace);
+    if (tree) return informerTypeWatch(() => tree, namespace, () => ({ dispose: () => undefined }));
+    const adHoc = this.manager.watchAdHoc({ spec, type, namespace: namespace ?? '', purpose: `manifests ${type.kind}${namespace ? ` in ${namespace}` : ''}` });
+    return {
+      ...informerTypeWatch(() => adHoc.informer, namespace, (listener) => adHoc.onDidChange(listener)),
+      state: () => adHoc.state,
+      dispose: () => void adHoc.dispose(),
+    };
+  }
+
+  watch(spec: string, type: ResourceType, namespace: string | undefined, name: string): ObjectWatch {
+    const tree = this.treeInformer(spec, type, namespace);
+    if (tree) return informerWatch(tree, namespace, name);
     const adHoc = this.manager.watchAdHoc({ spec, type, namespace: namespace ?? '', fieldSelector: `metadata.name=${name}`, purpose: `manifest ${type.kind} ${namespace ? `${namespace}/` : ''}${name}` });
     return {
       state: () => adHoc.state,
@@ -144,6 +161,39 @@ function informerWatch(informer: Informer, namespace: string | undefined, name: 
       const a = informer.addHandler({ name: `manifest ${name}`, onAdd: (o) => mine(o) && listener(), onUpdate: (_, o) => mine(o) && listener(), onDelete: (o) => mine(o) && listener() });
       const b = informer.onStateChange(() => listener());
       return { dispose: () => (a.dispose(), b.dispose()) };
+    },
+    dispose: () => undefined,
+  };
+}
+
+/**
+ * The objects of an informer in one namespace, told by name. `current` is the informer now (an
+ * ad-hoc watch's is replaced when it restarts: `replaced` fires with 'informer' then, and the
+ * handler moves to the new one).
+ */
+function informerTypeWatch(current: () => Informer | undefined, namespace: string | undefined, replaced: (listener: (change: string) => void) => Disposable): TypeWatch {
+  const ns = namespace ?? '';
+  return {
+    state: () => current()?.state ?? { phase: 'connecting', reason: 'starting', since: 0, synced: false },
+    get: (name) => current()?.get(namespace, name),
+    onDidChange(listener) {
+      let on: Informer | undefined;
+      let subs: Disposable[] = [];
+      const follow = () => {
+        const informer = current();
+        if (informer === on) return;
+        for (const s of subs) s.dispose();
+        on = informer;
+        const mine = (o: KubeObject) => (o.metadata.namespace ?? '') === ns && listener(o.metadata.name);
+        subs = informer ? [informer.addHandler({ name: 'manifests', onAdd: mine, onUpdate: (_, o) => mine(o), onDelete: mine }), informer.onStateChange(() => listener(undefined))] : [];
+      };
+      follow();
+      const outer = replaced((change) => {
+        if (change === 'objects') return;
+        follow();
+        listener(undefined);
+      });
+      return { dispose: () => (outer.dispose(), subs.forEach((s) => s.dispose())) };
     },
     dispose: () => undefined,
   };

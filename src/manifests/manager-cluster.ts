@@ -23,11 +23,13 @@ export class ManagerCluster implements ManifestCluster, Disposable {
 
   constructor(
     private readonly manager: WatchManager,
-    /** The chosen context name (the trusted setting), or undefined for the default. */
-    private readonly chosen: () => string | undefined,
+    /** The context chosen for a file's folder (the trusted setting), or undefined for the default. */
+    private readonly chosen: (uri?: string) => string | undefined,
     clock: Clock,
     /** The view's catalog, shared (one discovery per context); else one of its own. */
     shared?: ResourceCatalog,
+    /** Every context chosen in the workspace (one per folder), to tell when a target changed. */
+    private readonly choices: () => readonly (string | undefined)[] = () => [chosen()],
   ) {
     this.ownCatalog = !shared;
     this.catalog = shared ?? new ResourceCatalog(manager, clock);
@@ -37,19 +39,22 @@ export class ManagerCluster implements ManifestCluster, Disposable {
     ];
   }
 
-  /** The setting changed: compare with the new context. */
+  /** A setting changed: compare with the new contexts. */
   targetMayHaveChanged(): void {
-    const t = this.target();
-    const key = JSON.stringify(t);
+    const key = JSON.stringify([this.target(), ...this.choices().map((c) => this.targetOf(c))]);
     if (key !== this.lastTarget) {
       this.lastTarget = key;
       this.changes.fire();
     }
   }
 
-  target(): ManifestTarget {
+  target(uri?: string): ManifestTarget {
+    return this.targetOf(this.chosen(uri));
+  }
+
+  private targetOf(choice: string | undefined): ManifestTarget {
     const specs = this.manager.configuration.contexts;
-    const chosen = this.chosen()?.trim();
+    const chosen = choice?.trim();
     let spec = specs[0] ?? '';
     if (chosen) {
       const current = this.manager.contextOrigin('')?.context;

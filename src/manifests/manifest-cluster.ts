@@ -35,7 +35,8 @@ export type ManifestTarget = { spec: string; context: string; namespace: string 
 export type KindResolution = { type: ResourceType } | { unknown: string } | { problem: string };
 
 export interface ManifestCluster {
-  target(): ManifestTarget;
+  /** The context the documents of `uri` compare with (their workspace folder's choice); the workspace's default without one. */
+  target(uri?: string): ManifestTarget;
   /** The type serving `apiVersion`/`kind` on `spec` (discovery); never throws. */
   resolve(spec: string, apiVersion: string, kind: string, signal: AbortSignal): Promise<KindResolution>;
   /** One object alone (a `metadata.name=` watch, or the tree's informer when it covers it). */

@@ -40,7 +40,7 @@ function fakeCluster() {
   const set = (key: string, state: InformerState, objects: KubeObject[] = [], changed?: string) => {
     const w = open.get(key)!;
     w.state = state;
-    for (const o of objects) w.objects.set(o.metadata.name, o);
+    for (const o of objects) w.objects.set(o.metadata.name ?? '', o);
     w.changes.fire(changed);
   };
   return { cluster, open, log, set };
@@ -83,7 +83,7 @@ describe('manifests: one watch per (context, type, namespace) however many docum
     b.onDidChange(() => told.push('api'));
     f.set('deployments.apps/shop', synced, [obj('shop', 'api', '3')], 'api');
     assert.deepEqual(told, ['api']);
-    f.set('deployments.apps/shop', { phase: 'backoff', since: 1, synced: true }, [], undefined);
+    f.set('deployments.apps/shop', { phase: 'backing-off', since: 1, synced: true }, [], undefined);
     assert.deepEqual(told, ['api', 'web', 'api']);
     w.dispose();
     assert.equal(f.open.size, 0);

@@ -20,10 +20,13 @@ interface Group {
   wideSub: Disposable | undefined;
   /** The wide watch has synced once: the names read from it and their own watches are closed. */
   wideReady: boolean;
+  /** Nothing opened yet: the names acquired in the same turn are counted first (a folder opening). */
+  opening: boolean;
 }
 
 /**
- * The documents' watches, grouped by (context, type, namespace). A name alone in its group has a
+ * The documents' watches, grouped by (context, type, namespace), opened once the names acquired
+ * in the same turn are known (a microtask later). A name alone in its group has a
  * watch of its own (`metadata.name=`); once a second name joins, one watch of the whole type in
  * that namespace serves every name of the group (the names picked client-side), and the names'
  * own watches close when it has synced (until then they keep answering). A document naming an
@@ -60,20 +63,25 @@ export class SharedWatches implements Disposable {
     const key = `${spec}|${resourceTypeName(type)}|${namespace ?? ''}`;
     let group = this.groups.get(key);
     if (!group) {
-      group = { spec, type, namespace, names: new Map(), wide: undefined, wideSub: undefined, wideReady: false };
+      group = { spec, type, namespace, names: new Map(), wide: undefined, wideSub: undefined, wideReady: false, opening: true };
       this.groups.set(key, group);
+      const opened = group;
+      // The documents of a folder resolve together: one watch for them all, not one per name first.
+      queueMicrotask(() => {
+        if (this.groups.get(key) !== opened || !opened.opening) return;
+        opened.opening = false;
+        const [only] = opened.names;
+        if (opened.names.size === 1) this.openSingle(opened, only[1], only[0]);
+        else this.openWide(opened);
+        for (const e of opened.names.values()) e.changes.fire();
+      });
     }
     let entry = group.names.get(name);
     if (!entry) {
       entry = { users: 0, single: undefined, singleSub: undefined, changes: new Emitter<void>() };
       group.names.set(name, entry);
-      if (group.wide) {
-        // Joins the group's watch.
-      } else if (group.names.size === 1) {
-        this.openSingle(group, entry, name);
-      } else {
-        this.openWide(group);
-      }
+      // Joins the group's watch (open, or opening this turn); a second name turns a single-name group wide.
+      if (!group.wide && !group.opening) this.openWide(group);
     }
     entry.users++;
     return this.handle(key, group, entry, name);
@@ -91,7 +99,7 @@ export class SharedWatches implements Disposable {
     /** The group's watch once it has synced (or when the name has none of its own), else the name's own. */
     const wide = () => (group.wide && (group.wideReady || !entry.single) ? group.wide : undefined);
     return {
-      state: () => wide()?.state() ?? entry.single?.state() ?? { phase: 'stopped', reason: 'released', since: 0, synced: false },
+      state: () => wide()?.state() ?? entry.single?.state() ?? { phase: 'connecting', reason: 'opening the watch', since: 0, synced: false },
       object: () => {
         const w = wide();
         return w ? w.get(name) : entry.single?.object();
@@ -147,6 +155,7 @@ export class SharedWatches implements Disposable {
   }
 
   private closeGroup(group: Group): void {
+    group.opening = false;
     for (const e of group.names.values()) {
       this.closeSingle(e);
       e.changes.dispose();

@@ -46,8 +46,11 @@ function fakeCluster() {
   return { cluster, open, log, set };
 }
 
+/** The watches open a microtask after the names acquired in the same turn. */
+const turn = () => new Promise<void>((r) => queueMicrotask(r));
+
 describe('manifests: one watch per (context, type, namespace) however many documents', () => {
-  it('a name alone in its type and namespace has its own watch; names sharing one get one watch of the type there', () => {
+  it('a name alone in its type and namespace has its own watch; names sharing one get one watch of the type there', async () => {
     const f = fakeCluster();
     const w = new SharedWatches(f.cluster);
     const a = w.acquire('', deployments, 'shop', 'web');
@@ -56,10 +59,10 @@ describe('manifests: one watch per (context, type, namespace) however many docum
     const d = w.acquire('', configmaps, 'shop', 'settings');
     const e = w.acquire('', deployments, 'prod', 'web');
     const again = w.acquire('', deployments, 'shop', 'web'); // a second document naming the same object
-    assert.deepEqual(f.log, ['open deployments.apps/shop/web', 'open deployments.apps/shop', 'open configmaps/shop/settings', 'open deployments.apps/prod/web']);
-    // Until the group's watch has synced, web keeps its own watch and answers from it.
-    f.set('deployments.apps/shop/web', synced, [obj('shop', 'web')]);
-    assert.equal(a.object()?.metadata.name, 'web');
+    assert.deepEqual(f.log, [], 'nothing opens before the names of this turn are known');
+    assert.equal(a.state().phase, 'connecting');
+    await turn();
+    assert.deepEqual(f.log, ['open deployments.apps/shop', 'open configmaps/shop/settings', 'open deployments.apps/prod/web']);
     assert.equal(b.state().synced, false);
     f.set('deployments.apps/shop', synced, [obj('shop', 'web', '2'), obj('shop', 'api'), obj('shop', 'db')]);
     assert.deepEqual(w.describe(), ['configmaps/shop/settings', 'deployments.apps/prod/web', 'deployments.apps/shop']);
@@ -72,11 +75,12 @@ describe('manifests: one watch per (context, type, namespace) however many docum
     w.dispose();
   });
 
-  it('an object change reaches only the documents naming it; a state change reaches all', () => {
+  it('an object change reaches only the documents naming it; a state change reaches all', async () => {
     const f = fakeCluster();
     const w = new SharedWatches(f.cluster);
     const a = w.acquire('', deployments, 'shop', 'web');
     const b = w.acquire('', deployments, 'shop', 'api');
+    await turn();
     f.set('deployments.apps/shop', synced, []);
     const told: string[] = [];
     a.onDidChange(() => told.push('web'));
@@ -89,13 +93,19 @@ describe('manifests: one watch per (context, type, namespace) however many docum
     assert.equal(f.open.size, 0);
   });
 
-  it('a document added later joins the group watch; removed ones leave it; the last one closes it', () => {
+  it('a document added later joins the group watch; removed ones leave it; the last one closes it', async () => {
     const f = fakeCluster();
     const w = new SharedWatches(f.cluster);
     const a = w.acquire('', deployments, 'shop', 'web');
+    await turn();
     f.set('deployments.apps/shop/web', synced, [obj('shop', 'web')]);
     assert.deepEqual(w.describe(), ['deployments.apps/shop/web']);
     const b = w.acquire('', deployments, 'shop', 'api'); // joins: the group goes wide
+    // Until the group's watch has synced, web keeps its own watch and answers from it.
+    assert.deepEqual(w.describe(), ['deployments.apps/shop', 'deployments.apps/shop/web']);
+    assert.equal(a.state().synced, true);
+    assert.equal(a.object()?.metadata.name, 'web');
+    assert.equal(b.state().synced, false);
     f.set('deployments.apps/shop', synced, [obj('shop', 'web'), obj('shop', 'api')]);
     assert.deepEqual(w.describe(), ['deployments.apps/shop'], "web's own watch closed once the group's synced");
     const c = w.acquire('', deployments, 'shop', 'db'); // joins the open group watch, nothing new opened
@@ -110,10 +120,21 @@ describe('manifests: one watch per (context, type, namespace) however many docum
     assert.deepEqual(f.log, ['open deployments.apps/shop/web', 'open deployments.apps/shop', 'close deployments.apps/shop/web', 'close deployments.apps/shop']);
     // A new document after that starts afresh, alone in its group.
     const d = w.acquire('', deployments, 'shop', 'web');
+    await turn();
     assert.deepEqual(w.describe(), ['deployments.apps/shop/web']);
     d.dispose();
     d.dispose();
     assert.equal(f.open.size, 0);
     w.dispose();
+  });
+
+  it('documents gone before their watch opened open nothing', async () => {
+    const f = fakeCluster();
+    const w = new SharedWatches(f.cluster);
+    w.acquire('', deployments, 'shop', 'web').dispose();
+    w.acquire('', configmaps, 'shop', 'a');
+    w.dispose();
+    await turn();
+    assert.deepEqual(f.log, []);
   });
 });

@@ -16,6 +16,7 @@ import { isKustomization, kustomizationNamespace, renderKustomization } from '..
 import { documentLabel } from '../../manifests/manifest-documents';
 import { workspaceContextOf, workspaceContexts, type FolderSettings } from '../../ui/manifests/workspace-context';
 import { contextStatus } from './manifest-context-status';
+import { fileProblems } from '../../ui/manifests/manifest-problems';
 
 /**
  * Workspace manifests in the editor (thin): a CodeLens above each Kubernetes document with its
@@ -49,12 +50,13 @@ export function registerManifests(manager: WatchManager, clock: Clock, tree?: Re
   const show = (uri: string) => {
     lensChanges.fire();
     const view = engine.view(uri);
-    if (!view || view.rendered) return;
-    const problems = view.documents.flatMap((d) => d.problems.map((p) => {
+    if (!view) return;
+    // A kustomization's objects: on its first line, each naming its resource (manifest-problems.ts).
+    const problems = fileProblems(view).map((p) => {
       const diag = new vscode.Diagnostic(new vscode.Range(p.range.line, p.range.character, p.range.endLine, p.range.endCharacter), p.message, vscode.DiagnosticSeverity.Error);
       diag.source = 'Kube Watch (dry run)';
       return diag;
-    }));
+    });
     diagnostics.set(vscode.Uri.parse(uri), problems);
   };
   const viewOf = (uri: string, key: string): DocumentView | undefined => engine.view(uri)?.documents.find((d) => d.doc.key === key);

@@ -22,6 +22,8 @@ interface Group {
   wideReady: boolean;
   /** Nothing opened yet: the names acquired in the same turn are counted first (a folder opening). */
   opening: boolean;
+  /** Listing the type there is forbidden (RBAC by resourceNames): each name keeps a watch of its own. */
+  byName: boolean;
 }
 
 /**
@@ -30,7 +32,8 @@ interface Group {
  * watch of its own (`metadata.name=`); once a second name joins, one watch of the whole type in
  * that namespace serves every name of the group (the names picked client-side), and the names'
  * own watches close when it has synced (until then they keep answering). A document naming an
- * object already held shares its watch. The group's watches stop when its last document lets go;
+ * object already held shares its watch. When listing the type there is forbidden (RBAC granting
+ * names only), every name of the group gets its own watch again. The group's watches stop when its last document lets go;
  * a group that went wide stays wide until then.
  */
 export class SharedWatches implements Disposable {
@@ -63,7 +66,7 @@ export class SharedWatches implements Disposable {
     const key = `${spec}|${resourceTypeName(type)}|${namespace ?? ''}`;
     let group = this.groups.get(key);
     if (!group) {
-      group = { spec, type, namespace, names: new Map(), wide: undefined, wideSub: undefined, wideReady: false, opening: true };
+      group = { spec, type, namespace, names: new Map(), wide: undefined, wideSub: undefined, wideReady: false, opening: true, byName: false };
       this.groups.set(key, group);
       const opened = group;
       // The documents of a folder resolve together: one watch for them all, not one per name first.
@@ -71,7 +74,7 @@ export class SharedWatches implements Disposable {
         if (this.groups.get(key) !== opened || !opened.opening) return;
         opened.opening = false;
         const [only] = opened.names;
-        if (opened.names.size === 1) this.openSingle(opened, only[1], only[0]);
+        if (opened.names.size === 1 && only) this.openSingle(opened, only[1], only[0]);
         else this.openWide(opened);
         for (const e of opened.names.values()) e.changes.fire();
       });
@@ -81,7 +84,8 @@ export class SharedWatches implements Disposable {
       entry = { users: 0, single: undefined, singleSub: undefined, changes: new Emitter<void>() };
       group.names.set(name, entry);
       // Joins the group's watch (open, or opening this turn); a second name turns a single-name group wide.
-      if (!group.wide && !group.opening) this.openWide(group);
+      if (group.byName) this.openSingle(group, entry, name);
+      else if (!group.wide && !group.opening) this.openWide(group);
     }
     entry.users++;
     return this.handle(key, group, entry, name);
@@ -131,6 +135,7 @@ export class SharedWatches implements Disposable {
     const wide = this.cluster.watchAll(group.spec, group.type, group.namespace);
     group.wide = wide;
     group.wideSub = wide.onDidChange((name) => {
+      if (!group.wideReady && wide.state().phase === 'forbidden') return this.fallBackToNames(group);
       if (!group.wideReady && wide.state().synced) {
         // Synced: every name now reads from the group's watch; their own watches close.
         group.wideReady = true;
@@ -144,6 +149,19 @@ export class SharedWatches implements Disposable {
     if (wide.state().synced) {
       group.wideReady = true;
       for (const e of group.names.values()) this.closeSingle(e);
+    }
+  }
+
+  /** The type may not be listed there, perhaps each name may be read: a watch per name, as when alone. */
+  private fallBackToNames(group: Group): void {
+    group.byName = true;
+    group.wideSub?.dispose();
+    group.wide?.dispose();
+    group.wideSub = undefined;
+    group.wide = undefined;
+    for (const [name, e] of group.names) {
+      if (!e.single) this.openSingle(group, e, name);
+      e.changes.fire();
     }
   }
 

@@ -128,6 +128,23 @@ describe('manifests: one watch per (context, type, namespace) however many docum
     w.dispose();
   });
 
+  it('when listing the type there is forbidden, each name gets a watch of its own (RBAC by resourceNames)', async () => {
+    const f = fakeCluster();
+    const w = new SharedWatches(f.cluster);
+    const a = w.acquire('', deployments, 'shop', 'web');
+    const b = w.acquire('', deployments, 'shop', 'api');
+    await turn();
+    f.set('deployments.apps/shop', { phase: 'forbidden', since: 0, synced: false });
+    assert.deepEqual(w.describe(), ['deployments.apps/shop/api', 'deployments.apps/shop/web']);
+    f.set('deployments.apps/shop/web', synced, [obj('shop', 'web')]);
+    assert.equal(a.object()?.metadata.name, 'web');
+    const c = w.acquire('', deployments, 'shop', 'db');
+    assert.deepEqual(w.describe(), ['deployments.apps/shop/api', 'deployments.apps/shop/db', 'deployments.apps/shop/web']);
+    for (const h of [a, b, c]) h.dispose();
+    assert.equal(f.open.size, 0);
+    w.dispose();
+  });
+
   it('documents gone before their watch opened open nothing', async () => {
     const f = fakeCluster();
     const w = new SharedWatches(f.cluster);

@@ -1,7 +1,7 @@
 /**
  * B13: a workspace of 500 manifests of 10 types against a cluster of 10,000 objects. Measured on
- * the manifests engine with the watch manager (the extension's own path: discovery, an ad-hoc
- * watch per object named, server-side dry runs) against the local API server in this process,
+ * the manifests engine with the watch manager (the extension's own path: discovery, one ad-hoc
+ * watch per type and namespace named, server-side dry runs) against the local API server in this process,
  * not inside VS Code (the CodeLens provider only reads what the engine holds). Figures: opening
  * the folder to every document's live state; a cluster change to its document's state (p95);
  * dry runs per document per change; the process's CPU while idle (server and engine together).
@@ -72,7 +72,7 @@ export async function b13({ h, quick }: CaseContext): Promise<CaseResult> {
     for (const d of docs) engine.update(d.uri, text(d.t, d.i));
     const allShown = await until(() => docs.every((d) => stateOf(d.uri) === 'in-sync'), 120_000);
     const openMs = performance.now() - start;
-    if (!allShown) notes.push(`B13: not all in sync: ${JSON.stringify(docs.map((d) => stateOf(d.uri)).filter((s) => s !== 'in-sync').slice(0, 5))}`);
+    if (!allShown) notes.push(`B13: not all in sync: ${JSON.stringify(docs.map((d) => engine.view(d.uri)?.documents[0]?.state).filter((s) => s?.kind !== 'in-sync').slice(0, 3))}`);
 
     // Changes on the cluster: a label set by someone else, then back; each must show as drift, then in sync.
     const latencies: number[] = [];

@@ -4,7 +4,7 @@ import { OriginRefused } from '../edit';
 import { resourceTypeName, type Informer, type InformerState, type KubeObject, type ResourceType } from '../informer';
 import type { WriteRequest } from '../informer/transport';
 import { isOriginRefusal, type ObjectOrigin, type WatchManager } from '../manager';
-import type { KindResolution, ManifestCluster, ManifestTarget, ObjectWatch } from './manifest-cluster';
+import type { KindResolution, ManifestCluster, ManifestTarget, ObjectWatch, TypeWatch } from './manifest-cluster';
 
 /**
  * The manifests engine's cluster, on the watch manager: the context the workspace compares with
@@ -23,11 +23,13 @@ export class ManagerCluster implements ManifestCluster, Disposable {
 
   constructor(
     private readonly manager: WatchManager,
-    /** The chosen context name (the trusted setting), or undefined for the default. */
-    private readonly chosen: () => string | undefined,
+    /** The context chosen for a file's folder (the trusted setting), or undefined for the default. */
+    private readonly chosen: (uri?: string) => string | undefined,
     clock: Clock,
     /** The view's catalog, shared (one discovery per context); else one of its own. */
     shared?: ResourceCatalog,
+    /** Every context chosen in the workspace (one per folder), to tell when a target changed. */
+    private readonly choices: () => readonly (string | undefined)[] = () => [chosen()],
   ) {
     this.ownCatalog = !shared;
     this.catalog = shared ?? new ResourceCatalog(manager, clock);
@@ -37,19 +39,22 @@ export class ManagerCluster implements ManifestCluster, Disposable {
     ];
   }
 
-  /** The setting changed: compare with the new context. */
+  /** A setting changed: compare with the new contexts. */
   targetMayHaveChanged(): void {
-    const t = this.target();
-    const key = JSON.stringify(t);
+    const key = JSON.stringify([this.target(), ...this.choices().map((c) => this.targetOf(c))]);
     if (key !== this.lastTarget) {
       this.lastTarget = key;
       this.changes.fire();
     }
   }
 
-  target(): ManifestTarget {
+  target(uri?: string): ManifestTarget {
+    return this.targetOf(this.chosen(uri));
+  }
+
+  private targetOf(choice: string | undefined): ManifestTarget {
     const specs = this.manager.configuration.contexts;
-    const chosen = this.chosen()?.trim();
+    const chosen = choice?.trim();
     let spec = specs[0] ?? '';
     if (chosen) {
       const current = this.manager.contextOrigin('')?.context;
@@ -94,9 +99,26 @@ export class ManagerCluster implements ManifestCluster, Disposable {
     });
   }
 
-  watch(spec: string, type: ResourceType, namespace: string | undefined, name: string): ObjectWatch {
+  /** The tree's informer of the type on `spec` when it covers `namespace`. */
+  private treeInformer(spec: string, type: ResourceType, namespace: string | undefined): Informer | undefined {
     const entry = this.manager.entries().find((e) => e.informer && e.type && this.manager.contextSpecOf(e.id) === spec && resourceTypeName(e.type) === resourceTypeName(type) && (e.namespace === '' || e.namespace === (namespace ?? '')));
-    if (entry?.informer) return informerWatch(entry.informer, namespace, name);
+    return entry?.informer;
+  }
+
+  watchAll(spec: string, type: ResourceType, namespace: string | undefined): TypeWatch {
+    const tree = this.treeInformer(spec, type, namespace);
+    if (tree) return informerTypeWatch(() => tree, namespace, () => ({ dispose: () => undefined }));
+    const adHoc = this.manager.watchAdHoc({ spec, type, namespace: namespace ?? '', purpose: `manifests ${type.kind}${namespace ? ` in ${namespace}` : ''}` });
+    return {
+      ...informerTypeWatch(() => adHoc.informer, namespace, (listener) => adHoc.onDidChange(listener)),
+      state: () => adHoc.state,
+      dispose: () => void adHoc.dispose(),
+    };
+  }
+
+  watch(spec: string, type: ResourceType, namespace: string | undefined, name: string): ObjectWatch {
+    const tree = this.treeInformer(spec, type, namespace);
+    if (tree) return informerWatch(tree, namespace, name);
     const adHoc = this.manager.watchAdHoc({ spec, type, namespace: namespace ?? '', fieldSelector: `metadata.name=${name}`, purpose: `manifest ${type.kind} ${namespace ? `${namespace}/` : ''}${name}` });
     return {
       state: () => adHoc.state,
@@ -144,6 +166,39 @@ function informerWatch(informer: Informer, namespace: string | undefined, name: 
       const a = informer.addHandler({ name: `manifest ${name}`, onAdd: (o) => mine(o) && listener(), onUpdate: (_, o) => mine(o) && listener(), onDelete: (o) => mine(o) && listener() });
       const b = informer.onStateChange(() => listener());
       return { dispose: () => (a.dispose(), b.dispose()) };
+    },
+    dispose: () => undefined,
+  };
+}
+
+/**
+ * The objects of an informer in one namespace, told by name. `current` is the informer now (an
+ * ad-hoc watch's is replaced when it restarts: `replaced` fires with 'informer' then, and the
+ * handler moves to the new one).
+ */
+function informerTypeWatch(current: () => Informer | undefined, namespace: string | undefined, replaced: (listener: (change: string) => void) => Disposable): TypeWatch {
+  const ns = namespace ?? '';
+  return {
+    state: () => current()?.state ?? { phase: 'connecting', reason: 'starting', since: 0, synced: false },
+    get: (name) => current()?.get(namespace, name),
+    onDidChange(listener) {
+      let on: Informer | undefined;
+      let subs: Disposable[] = [];
+      const follow = () => {
+        const informer = current();
+        if (informer === on) return;
+        for (const s of subs) s.dispose();
+        on = informer;
+        const mine = (o: KubeObject) => (o.metadata.namespace ?? '') === ns && listener(o.metadata.name);
+        subs = informer ? [informer.addHandler({ name: 'manifests', onAdd: mine, onUpdate: (_, o) => mine(o), onDelete: mine }), informer.onStateChange(() => listener(undefined))] : [];
+      };
+      follow();
+      const outer = replaced((change) => {
+        if (change === 'objects') return;
+        follow();
+        listener(undefined);
+      });
+      return { dispose: () => (outer.dispose(), subs.forEach((s) => s.dispose())) };
     },
     dispose: () => undefined,
   };

@@ -144,7 +144,7 @@ export class ManifestEngine implements Disposable {
   view(uri: string): FileView | undefined {
     const f = this.files.get(uri);
     if (!f) return undefined;
-    const documents = [...f.tracked.values()].map((t) => this.documentView(t)).sort((a, b) => a.doc.lines.start - b.doc.lines.start);
+    const documents = [...f.tracked.values()].map((t) => this.documentView(uri, t)).sort((a, b) => a.doc.lines.start - b.doc.lines.start);
     return { rendered: f.rendered, parsed: f.parsed, documents, problems: f.parsed.kind === 'manifests' ? f.parsed.problems : [] };
   }
 
@@ -168,8 +168,8 @@ export class ManifestEngine implements Disposable {
     this.changes.dispose();
   }
 
-  private documentView(t: Tracked): DocumentView {
-    const target = this.cluster.target();
+  private documentView(uri: string, t: Tracked): DocumentView {
+    const target = this.cluster.target(uri);
     if ('problem' in target) return { doc: t.doc, state: { kind: 'no-cluster', reason: target.problem }, problems: [] };
     if (!t.resolved) return { doc: t.doc, state: { kind: 'checking', context: target.context, why: 'finding the kind on the cluster' }, problems: [] };
     if ('state' in t.resolved) return { doc: t.doc, state: t.resolved.state, problems: [] };
@@ -200,7 +200,7 @@ export class ManifestEngine implements Disposable {
 
   private resolve(uri: string, id: string, t: Tracked): void {
     t.resolving?.abort();
-    const target = this.cluster.target();
+    const target = this.cluster.target(uri);
     if ('problem' in target) return;
     const ctl = new AbortController();
     t.resolving = ctl;

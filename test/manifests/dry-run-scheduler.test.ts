@@ -64,20 +64,27 @@ describe('manifests: when dry runs are made', () => {
     s.dispose();
   });
 
-  it('rate-limited: at most `concurrency` at once, starts spaced', async () => {
+  it('rate-limited: at most `concurrency` at once, and at most `concurrency` starts in any `spacingMs`', async () => {
     const clock = new ManualClock();
     const s = new DryRunScheduler({ clock, debounceMs: 0, concurrency: 2, spacingMs: 50 });
     const log: string[] = [];
-    const ws = ['a', 'b', 'c'].map((k) => work(log, k));
-    ['a', 'b', 'c'].forEach((k, i) => s.request(k, '1', ws[i].fn));
-    assert.deepEqual(log, ['start a']);
-    clock.advance(50);
-    assert.deepEqual(log, ['start a', 'start b']);
-    clock.advance(500);
-    assert.deepEqual(log, ['start a', 'start b'], 'c waits for a free place');
+    const ws = ['a', 'b', 'c', 'd'].map((k) => work(log, k));
+    ['a', 'b', 'c', 'd'].forEach((k, i) => s.request(k, '1', ws[i].fn));
+    assert.deepEqual(log, ['start a', 'start b'], 'a wave of `concurrency` starts at once');
     ws[0].end();
     await settle();
+    clock.advance(49);
+    assert.deepEqual(log, ['start a', 'start b'], 'c has a free place but waits for the spacing since the wave started');
+    clock.advance(1);
     assert.deepEqual(log, ['start a', 'start b', 'start c']);
+    clock.advance(500);
+    assert.deepEqual(log, ['start a', 'start b', 'start c'], 'd waits for a free place');
+    ws[1].end();
+    await settle();
+    assert.deepEqual(log, ['start a', 'start b', 'start c', 'start d']);
+    ws[2].end();
+    ws[3].end();
+    await settle();
     s.dispose();
     assert.equal(clock.pending(), 0);
   });

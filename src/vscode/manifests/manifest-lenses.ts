@@ -14,7 +14,9 @@ import { LENS_COMMAND_TITLES, lensLine } from '../../ui/manifests/lens-text';
 import { applyManifests, deleteManifest } from './manifest-commands';
 import { isKustomization, kustomizationNamespace, renderKustomization } from '../../manifests/kustomize';
 import { documentLabel } from '../../manifests/manifest-documents';
-import { restrictedSetting } from '../../ui/trusted-settings';
+import { workspaceContextOf, workspaceContexts, type FolderSettings } from '../../ui/manifests/workspace-context';
+import { contextStatus } from './manifest-context-status';
+import { fileProblems } from '../../ui/manifests/manifest-problems';
 
 /**
  * Workspace manifests in the editor (thin): a CodeLens above each Kubernetes document with its
@@ -25,19 +27,20 @@ import { restrictedSetting } from '../../ui/trusted-settings';
 const SCHEME = 'kubewatch-manifest';
 const SELECTOR: vscode.DocumentSelector = [{ language: 'yaml' }, { language: 'json' }, { pattern: '**/*.{yaml,yml,json}' }];
 
-/** `kubeWatch.workspace.context`: the workspace's only in a trusted workspace (W13), else the user's own. */
-function chosenContext(): string | undefined {
-  const config = vscode.workspace.getConfiguration('kubeWatch', vscode.workspace.workspaceFolders?.[0]?.uri);
-  const value = restrictedSetting<unknown>(config, 'workspace.context', '', vscode.workspace.isTrusted);
-  return (typeof value === 'string' && value.trim()) || undefined;
-}
+/** The workspace folders' `kubeWatch` settings, for the per-folder `kubeWatch.workspace.context`. */
+const folderSettings: FolderSettings = {
+  folderOf: (uri) => vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(uri))?.uri.toString(),
+  folders: () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()),
+  settings: (folder) => vscode.workspace.getConfiguration('kubeWatch', folder === undefined ? undefined : vscode.Uri.parse(folder)),
+};
 
 export interface ManifestsRegistration extends vscode.Disposable {
   readonly engine: ManifestEngine;
 }
 
 export function registerManifests(manager: WatchManager, clock: Clock, tree?: ResourcesTree): ManifestsRegistration {
-  const cluster = new ManagerCluster(manager, chosenContext, clock, tree?.catalog);
+  const trusted = () => vscode.workspace.isTrusted;
+  const cluster = new ManagerCluster(manager, (uri) => workspaceContextOf(folderSettings, uri, trusted()), clock, tree?.catalog, () => workspaceContexts(folderSettings, trusted()));
   const engine = new ManifestEngine(cluster, { clock });
   const lensChanges = new vscode.EventEmitter<void>();
   const diagnostics = vscode.languages.createDiagnosticCollection('Kube Watch manifests');
@@ -47,12 +50,13 @@ export function registerManifests(manager: WatchManager, clock: Clock, tree?: Re
   const show = (uri: string) => {
     lensChanges.fire();
     const view = engine.view(uri);
-    if (!view || view.rendered) return;
-    const problems = view.documents.flatMap((d) => d.problems.map((p) => {
+    if (!view) return;
+    // A kustomization's objects: on its first line, each naming its resource (manifest-problems.ts).
+    const problems = fileProblems(view).map((p) => {
       const diag = new vscode.Diagnostic(new vscode.Range(p.range.line, p.range.character, p.range.endLine, p.range.endCharacter), p.message, vscode.DiagnosticSeverity.Error);
       diag.source = 'Kube Watch (dry run)';
       return diag;
-    }));
+    });
     diagnostics.set(vscode.Uri.parse(uri), problems);
   };
   const viewOf = (uri: string, key: string): DocumentView | undefined => engine.view(uri)?.documents.find((d) => d.doc.key === key);
@@ -112,6 +116,7 @@ export function registerManifests(manager: WatchManager, clock: Clock, tree?: Re
       diagnostics.delete(d.uri);
     }),
     followWorkspace(engine, followText),
+    contextStatus(engine, cluster, manager),
     source,
     ...(tree ? [tree.setWorkspace(rows)] : []),
     vscode.commands.registerCommand('kubeWatch.manifests.reveal', async (node: WorkspaceNode) => {

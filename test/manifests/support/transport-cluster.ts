@@ -38,6 +38,24 @@ export function transportCluster(transport: KubeTransport, types: readonly Resou
         },
       };
     },
+    watchAll(_spec, type, ns) {
+      const informer = new Informer({ transport, type, namespace: ns || undefined, clock, name: `manifests ${type.kind}` });
+      running.add(informer);
+      informer.start();
+      return {
+        state: () => informer.state,
+        get: (name) => informer.get(ns || undefined, name),
+        onDidChange(listener): Disposable {
+          const a = informer.addHandler({ name: 'test', onAdd: (o) => listener(o.metadata.name), onUpdate: (_, o) => listener(o.metadata.name), onDelete: (o) => listener(o.metadata.name) });
+          const b = informer.onStateChange(() => listener(undefined));
+          return { dispose: () => (a.dispose(), b.dispose()) };
+        },
+        dispose: () => {
+          running.delete(informer);
+          void informer.stop();
+        },
+      };
+    },
     origin: (_spec, object) => ({ context: 'real', server: transport.server, fingerprint: { cluster: 'c', user: 'u' }, uid: object?.metadata.uid ?? '', session }),
     write: <T>(_origin: ObjectOrigin, request: Parameters<NonNullable<KubeTransport['write']>>[0], signal: AbortSignal) => transport.write!<T>(request, signal),
     read: <T>(_origin: ObjectOrigin, path: string, signal: AbortSignal) => transport.getJson<T>(path, {}, signal),

@@ -126,6 +126,7 @@ export function listObjects(
     }
   }
 
+  // The store's own objects: only the page served is copied (a 10,000-object type listed by name copies one).
   const state = store.snapshot(qualifiedName(def), at);
   if (!state) return fail(listTooOld());
   const keyed: [string, KubeObjectJson][] = [];
@@ -145,6 +146,6 @@ export function listObjects(
   }
   return {
     ok: true,
-    body: { kind: `${def.kind}List`, apiVersion: groupVersionOf(def), metadata, items: page.map(([, o]) => o) },
+    body: { kind: `${def.kind}List`, apiVersion: groupVersionOf(def), metadata, items: page.map(([, o]) => structuredClone(o)) },
   };
 }

@@ -135,8 +135,9 @@ export class ObjectStore {
   }
 
   /**
-   * Copies of the objects of `resource` as they were at revision `at`, or undefined when `at` is
-   * older than the history (`at` < oldestRv) or newer than the current revision.
+   * The objects of `resource` as they were at revision `at` (the store's own: copy what is handed
+   * out), or undefined when `at` is older than the history (`at` < oldestRv) or newer than the
+   * current revision.
    */
   snapshot(resource: string, at: number): Map<string, KubeObjectJson> | undefined {
     if (at < this.oldest || at > this.current) return undefined;
@@ -147,7 +148,7 @@ export class ObjectStore {
       if (e.prev === undefined) state.delete(e.key);
       else state.set(e.key, e.prev);
     }
-    return new Map([...state].map(([k, v]) => [k, structuredClone(v)]));
+    return state;
   }
 
   subscribe(listener: StoreListener): () => void {

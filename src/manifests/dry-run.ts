@@ -70,19 +70,24 @@ export async function dryRunDocument(cluster: ManifestCluster, origin: ObjectOri
     const result = await send(false);
     return { ...(await compared(result, [])), result, problems: [], conflicts: undefined };
   } catch (err) {
-    if (signal.aborted) throw err;
+    if (signal.aborted || unanswered(err)) throw err;
     const conflicts = applyConflictsOf(err, doc.object);
     if (conflicts) {
       try {
         const result = await send(true);
         return { ...(await compared(result, [...new Set(conflicts.map((c) => c.manager))])), result, problems: [], conflicts };
       } catch (forced) {
-        if (signal.aborted) throw forced;
+        if (signal.aborted || unanswered(forced)) throw forced;
         return refusedOutcome(forced, doc, liveVersion);
       }
     }
     return refusedOutcome(err, doc, liveVersion);
   }
+}
+
+/** The server did not judge the document: the request failed on the way, or the server was too busy (429, 5xx). Worth asking again; never a verdict. */
+export function unanswered(err: unknown): boolean {
+  return !(err instanceof ApiError) || err.code === 429 || err.code >= 500;
 }
 
 function refusedOutcome(err: unknown, doc: ManifestDocument, liveVersion: string): DryRunOutcome {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { describeError, Emitter, type Clock, type Disposable } from '../base';
+import { describeError, Emitter, type Clock, type Disposable, type TimerHandle } from '../base';
 import type { BufferProblem } from '../edit';
 import type { KubeObject } from '../informer';
 import type { ObjectOrigin } from '../manager';
-import { dryRunDocument, type DocumentTarget } from './dry-run';
+import { dryRunDocument, unanswered, type DocumentTarget } from './dry-run';
 import { DryRunScheduler } from './dry-run-scheduler';
 import type { ManifestCluster, ObjectWatch } from './manifest-cluster';
 import { parseManifests, type FileProblem, type ManifestDocument, type ManifestFile } from './manifest-documents';
@@ -53,6 +53,9 @@ interface Tracked {
   seenVersion?: string;
   deletedAt?: number;
   lastInSyncAt?: number;
+  /** The next attempt after an unanswered dry run, and how many came before it. */
+  retry?: TimerHandle;
+  retries?: number;
   outcome?: { textHash: string; finding: DryRunFinding; problems: BufferProblem[]; result?: KubeObject; live?: KubeObject; origin: ObjectOrigin; conflicts?: { field: string; manager: string }[] };
 }
 
@@ -259,13 +262,33 @@ export class ManifestEngine implements Disposable {
         t.outcome = { textHash, finding: out.finding, problems: out.problems, ...(out.result ? { result: out.result } : {}), ...(compared ? { live: compared } : {}), origin, ...(out.conflicts ? { conflicts: out.conflicts } : {}) };
       } catch (err) {
         if (signal.aborted) return;
-        t.outcome = { textHash, finding: { kind: 'refused', liveVersion: live?.metadata.resourceVersion ?? '', message: describeError(err) }, problems: [], origin };
+        const liveVersion = live?.metadata.resourceVersion ?? '';
+        if (unanswered(err)) {
+          t.outcome = { textHash, finding: { kind: 'unanswered', liveVersion, message: describeError(err) }, problems: [], origin };
+          this.retryLater(uri, id, t);
+        } else t.outcome = { textHash, finding: { kind: 'refused', liveVersion, message: describeError(err) }, problems: [], origin };
       }
+      if (t.outcome?.finding.kind !== 'unanswered') t.retries = 0;
       this.changes.fire(uri);
     }, now);
   }
 
+  /** Asks again after an unanswered dry run: 1 s, doubling to 30 s, while the document is tracked. */
+  private retryLater(uri: string, id: string, t: Tracked): void {
+    t.retry?.cancel();
+    const delay = Math.min(30_000, 1000 * 2 ** (t.retries ?? 0));
+    t.retries = (t.retries ?? 0) + 1;
+    t.retry = this.o.clock.setTimer(() => {
+      t.retry = undefined;
+      if (!this.isTracked(uri, id, t)) return;
+      this.scheduler.invalidate(`${uri}#${id}`);
+      this.compare(uri, id, t, true);
+    }, delay);
+  }
+
   private untrack(uri: string, id: string, t: Tracked): void {
+    t.retry?.cancel();
+    t.retry = undefined;
     t.resolving?.abort();
     t.watchSub?.dispose();
     t.watch?.dispose();

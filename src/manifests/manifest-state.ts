@@ -29,7 +29,9 @@ export type DocumentStateKind = DocumentState['kind'];
 export type DryRunFinding =
   | { kind: 'same'; liveVersion: string }
   | { kind: 'drift'; liveVersion: string; fields: readonly string[]; conflicts: readonly string[] }
-  | { kind: 'refused'; liveVersion: string; message: string; missingNamespace?: boolean };
+  | { kind: 'refused'; liveVersion: string; message: string; missingNamespace?: boolean }
+  /** No answer (the connection failed, the server was busy: 429, 5xx): nothing is known of the document; the engine tries again. */
+  | { kind: 'unanswered'; liveVersion: string; message: string };
 
 /** What the engine knows of a document's object, to decide its state. */
 export interface StateInputs {
@@ -62,6 +64,7 @@ export function documentState(i: StateInputs): DocumentState {
     if (!i.watch.synced && (i.watch.phase === 'connecting' || i.watch.phase === 'listing')) return { kind: 'checking', context, why: 'reading the cluster' };
     return { kind: 'unreachable', context, cause: DOWN[i.watch.phase] ?? i.watch.phase, since: i.watch.since, ...(i.lastInSyncAt !== undefined ? { lastInSyncAt: i.lastInSyncAt } : {}) };
   }
+  if (i.finding?.kind === 'unanswered') return { kind: 'checking', context, why: `no answer to the comparison (${i.finding.message}); trying again` };
   if (i.liveVersion === undefined) {
     if (i.deletedAt !== undefined) return { kind: 'deleted', context, at: i.deletedAt };
     const f = i.finding;

@@ -286,7 +286,7 @@ describe('Kube Watch in the browser (packaged .vsix in code-server, Chromium)', 
       assert.ok(Number(rv) <= Number(cluster.resourceVersion), `${root}: rv ${rv} is one the server has given (now ${cluster.resourceVersion})`);
     }
     const labels = items.map((i) => i.label);
-    assert.deepEqual(labels.slice(ROOTS.length), ['Show Watch Health', 'Restart All Watches', 'Inspect All Resource Versions', 'Show Watch Log']);
+    assert.deepEqual(labels.slice(ROOTS.length), ['Show Watch Health', 'Show Cluster Overview', 'Restart All Watches', 'Inspect All Resource Versions', 'Show Watch Log']);
     await shoot('04-watches-picker-open');
     await ui.quickPick.pick('Show Watch Log');
     await poll('the Output panel with the Kube Watch log', async () => ({ open: await ui.output.isOpen(), channel: await ui.output.channel().catch(() => '') }), (s) => s.open && s.channel === KUBE_WATCH.channel, { timeoutMs: 20_000 });

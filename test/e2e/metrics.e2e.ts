@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { WorkbenchUi } from './pages';
+import { TablePanel } from './pages/table-panel';
 import { poll } from './support/poll';
 import { DEFAULT_WATCHED, SimulatedCluster } from '../../scripts/sandbox/simulated-cluster';
 import { Workbench, defaultVsixPath, repoRoot } from './support/workbench';
@@ -141,11 +142,15 @@ describe('Metrics and the cluster overview in the browser (packaged .vsix in cod
     assert.match(view.warnings, /^Warnings in the last hour: \d+$/);
     assert.match(view.nodes, /Nodes are not watched/);
     await shoot('t13-overview');
-    // A count opens its kind: the table when there is one, else the tree's row of that kind, selected.
-    await ui.tree.collapse(['pods']);
+    // A count opens its kind's table, with a row per object on the cluster.
     const frame = await overviewFrame(bench.page);
     await frame.locator('button.count[data-kind="Deployment"]').click();
-    await poll('the deployments row selected', () => ui.tree.selected(), (sel) => sel.some((p) => p.join('/') === 'deployments.apps' || p.join('/') === 'deployments'), { timeoutMs: 30_000 });
+    const table = new TablePanel(bench.page);
+    const deployments = await poll('the deployments table with every Deployment a row', () => table.read().catch(() => undefined), (t) => t !== undefined && /deployments/.test(t.title) && t.total === expected.Deployment, { timeoutMs: 60_000 });
+    // Its usage columns are the sums of each Deployment's pods, from the metrics the sandbox serves.
+    const cpu = deployments!.headers.indexOf('CPU');
+    assert.ok(cpu > 0 && deployments!.headers.includes('MEM'), `usage columns: ${JSON.stringify(deployments!.headers)}`);
+    await poll('a Deployment with a CPU sum', () => table.read(), (t) => t.rows.some((r) => /^\d+m$/.test(r.cells[cpu] ?? '')), { timeoutMs: 60_000 });
     await shoot('t13-count-opens-kind');
   });
 });

@@ -56,8 +56,8 @@ const drawnRows = new Map<string, { element: HTMLElement; signature: string; ind
  * one-cell change rebuilds only the rows that changed.
  */
 export function drawRows(el: GridElements, snapshot: TableSnapshot, columns: readonly ColumnView[], focusIndex: number, focusColumn: number, flashSeen: Set<string>): void {
-  el.spacer.style.height = `${snapshot.total * ROW_HEIGHT}px`;
-  el.body.style.transform = `translateY(${snapshot.start * ROW_HEIGHT}px)`;
+  setStyle(el.spacer, 'height', `${snapshot.total * ROW_HEIGHT}px`);
+  setStyle(el.body, 'transform', `translateY(${snapshot.start * ROW_HEIGHT}px)`);
   const columnsSignature = columns.map((c) => `${c.id}:${c.header}:${c.numeric}`).join(',');
   const kept = new Map<string, { element: HTMLElement; signature: string; index: number }>();
   const rows = snapshot.rows.map((r, i) => {
@@ -76,6 +76,11 @@ export function drawRows(el: GridElements, snapshot: TableSnapshot, columns: rea
   for (const [key, drawn] of kept) drawnRows.set(key, drawn);
   const current = el.body.children;
   if (current.length !== rows.length || rows.some((row, i) => current[i] !== row)) el.body.replaceChildren(...rows);
+}
+
+/** Sets a style only when it differs (an unchanged write still costs a style recalculation in some engines). */
+function setStyle(element: HTMLElement, property: 'height' | 'transform', value: string): void {
+  if (element.style[property] !== value) element.style[property] = value;
 }
 
 /** A kept row moved in the window: its row index and its cells' ids follow. */

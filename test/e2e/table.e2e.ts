@@ -93,7 +93,8 @@ describe('The resource table in the browser (packaged .vsix in code-server, Chro
     await table.type('pods');
     await table.press('Enter');
     const pods = await table.waitFor('the pods', (v) => v.title.startsWith('pods') && v.total === livePods().length);
-    assert.deepEqual(pods.headers, ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES']);
+    // kubectl's -o wide columns, then the usage columns every pod table has (metrics.k8s.io, item 3).
+    assert.deepEqual(pods.headers, ['NAMESPACE', 'NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE', 'IP', 'NODE', 'NOMINATED NODE', 'READINESS GATES', 'CPU', 'MEM', '%CPU/R', '%MEM/L']);
     assert.equal(pods.count, `${livePods().length} rows`);
     const names = pods.rows.map((r) => `${r.cells[0]}/${r.cells[1]}`);
     for (const p of livePods().slice(0, pods.rows.length)) assert.ok(names.includes(`${p.metadata.namespace}/${p.metadata.name}`), `${p.metadata.name} in ${names.join(', ')}`);

@@ -24,8 +24,15 @@ export function cellId(rowIndex: number, column: number): string {
   return `cell-${rowIndex}-${column}`;
 }
 
+/** What the header was last drawn from. */
+let headerSignature: string | undefined;
+
 /** Draws the header: a column header per shown column, sort state as aria-sort and an arrow. */
 export function drawHeader(el: GridElements, columns: readonly ColumnView[], sort: TableSnapshot['sort'], focusColumn: number, onSort: (id: string) => void): void {
+  // Kept while the same: a header replaced on every snapshot is a moving target for a click.
+  const signature = JSON.stringify([columns, sort, focusColumn]);
+  if (signature === headerSignature && el.head.firstChild) return;
+  headerSignature = signature;
   const row = document.createElement('div');
   row.className = 'row head-row';
   row.setAttribute('role', 'row');

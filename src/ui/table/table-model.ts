@@ -371,14 +371,18 @@ export class TableModel implements Disposable {
 
   // ---- sort, filter, extra ----
 
-  private sortKeyOfRow(row: TableRow): SortKey {
-    const column = this.sort && this.columns.find((c) => c.id === this.sort!.column);
+  private sortKeyOfRow(row: TableRow, column = this.sortColumn()): SortKey {
     if (!column) return undefined;
     return rowSortKey(column.source === 'printer' && column.header !== 'AGE' && column.header !== 'NAME' ? this.printed(row) : row, column, this.scope.context);
   }
 
+  private sortColumn(): TableColumn | undefined {
+    return this.sort && this.columns.find((c) => c.id === this.sort!.column);
+  }
+
   private resort(): void {
-    for (const row of this.rows.values()) row.sortKey = this.sortKeyOfRow(row);
+    const column = this.sortColumn();
+    for (const row of this.rows.values()) row.sortKey = this.sortKeyOfRow(row, column);
     this.order.reset(this.rows.values(), this.sort?.descending ?? false);
   }
 

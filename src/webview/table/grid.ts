@@ -24,8 +24,15 @@ export function cellId(rowIndex: number, column: number): string {
   return `cell-${rowIndex}-${column}`;
 }
 
+/** What the header was last drawn from. */
+let headerSignature: string | undefined;
+
 /** Draws the header: a column header per shown column, sort state as aria-sort and an arrow. */
 export function drawHeader(el: GridElements, columns: readonly ColumnView[], sort: TableSnapshot['sort'], focusColumn: number, onSort: (id: string) => void): void {
+  // Kept while the same: a header replaced on every snapshot is a moving target for a click.
+  const signature = JSON.stringify([columns, sort, focusColumn]);
+  if (signature === headerSignature && el.head.firstChild) return;
+  headerSignature = signature;
   const row = document.createElement('div');
   row.className = 'row head-row';
   row.setAttribute('role', 'row');
@@ -46,12 +53,49 @@ export function drawHeader(el: GridElements, columns: readonly ColumnView[], sor
   el.head.replaceChildren(row);
 }
 
-/** Draws the window's rows at their place; `focusIndex` is the focused row among all rows. */
+/** The row elements of the last draw, by row key, with what they were drawn from: reused when that is unchanged. */
+const drawnRows = new Map<string, { element: HTMLElement; signature: string; index: number }>();
+
+/**
+ * Draws the window's rows at their place; `focusIndex` is the focused row among all rows.
+ * A row whose view and columns are as last drawn keeps its element (only its index is renumbered
+ * when the window moved; `markFocus` re-marks the focus after every draw), so a scroll or a
+ * one-cell change rebuilds only the rows that changed.
+ */
 export function drawRows(el: GridElements, snapshot: TableSnapshot, columns: readonly ColumnView[], focusIndex: number, focusColumn: number, flashSeen: Set<string>): void {
-  el.spacer.style.height = `${snapshot.total * ROW_HEIGHT}px`;
-  el.body.style.transform = `translateY(${snapshot.start * ROW_HEIGHT}px)`;
-  const rows = snapshot.rows.map((r, i) => drawRow(r, snapshot.start + i, columns, focusIndex, focusColumn, flashSeen));
-  el.body.replaceChildren(...rows);
+  setStyle(el.spacer, 'height', `${snapshot.total * ROW_HEIGHT}px`);
+  setStyle(el.body, 'transform', `translateY(${snapshot.start * ROW_HEIGHT}px)`);
+  const columnsSignature = columns.map((c) => `${c.id}:${c.header}:${c.numeric}`).join(',');
+  const kept = new Map<string, { element: HTMLElement; signature: string; index: number }>();
+  const rows = snapshot.rows.map((r, i) => {
+    const index = snapshot.start + i;
+    const signature = `${columnsSignature}|${JSON.stringify(r)}`;
+    const previous = drawnRows.get(r.key);
+    let drawn: { element: HTMLElement; signature: string; index: number };
+    if (previous && previous.signature === signature && !kept.has(r.key)) {
+      if (previous.index !== index) renumber(previous.element, index);
+      drawn = { ...previous, index };
+    } else drawn = { element: drawRow(r, index, columns, focusIndex, focusColumn, flashSeen), signature, index };
+    kept.set(r.key, drawn);
+    return drawn.element;
+  });
+  drawnRows.clear();
+  for (const [key, drawn] of kept) drawnRows.set(key, drawn);
+  const current = el.body.children;
+  if (current.length !== rows.length || rows.some((row, i) => current[i] !== row)) el.body.replaceChildren(...rows);
+}
+
+/** Sets a style only when it differs (an unchanged write still costs a style recalculation in some engines). */
+function setStyle(element: HTMLElement, property: 'height' | 'transform', value: string): void {
+  if (element.style[property] !== value) element.style[property] = value;
+}
+
+/** A kept row moved in the window: its row index and its cells' ids follow. */
+function renumber(row: HTMLElement, index: number): void {
+  row.setAttribute('aria-rowindex', String(index + 2));
+  row.dataset.index = String(index);
+  const cells = row.children;
+  for (let i = 0; i < cells.length; i++) cells[i].id = cellId(index, i);
 }
 
 function drawRow(r: RowView, index: number, columns: readonly ColumnView[], focusIndex: number, focusColumn: number, flashSeen: Set<string>): HTMLElement {

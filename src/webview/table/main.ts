@@ -85,6 +85,9 @@ function render(s: TableSnapshot): void {
   if (renderMs.length > 500) renderMs.shift();
 }
 
+/** The `:` suggestions as last filled. */
+let kindsShown: string | undefined;
+
 function draw(s: TableSnapshot): void {
   const previousIndex = focusIndex;
   last = s;
@@ -107,7 +110,10 @@ function draw(s: TableSnapshot): void {
   banner.textContent = s.banner ?? '';
   count.textContent = s.total === s.all ? `${s.total} ${s.total === 1 ? 'row' : 'rows'}` : `${s.total} of ${s.all} rows`;
   fillNamespaces(s);
-  if (s.kinds) fillKinds($<HTMLDataListElement>('kinds'), s.kinds);
+  if (s.kinds && s.kinds.join('\n') !== kindsShown) {
+    kindsShown = s.kinds.join('\n');
+    fillKinds($<HTMLDataListElement>('kinds'), s.kinds);
+  }
   describeGrid(el, s.title, s.total, shown.length);
   sizeColumns(s);
   drawHeader(el, shown, s.sort, focusColumn, (id) => post({ type: 'sort', column: id }));
@@ -135,15 +141,19 @@ function sizeColumns(s: TableSnapshot): void {
     for (const r of s.rows) w = Math.max(w, Math.min(60, (r.cells[i]?.length ?? 0) + (c.id === 'name' && r.stale ? 2 : 0)));
     widths.set(c.id, w);
   });
-  el.grid.style.setProperty('--columns', shown.map((c) => `${(widths.get(c.id) ?? 8) + 2}ch`).join(' '));
+  const template = shown.map((c) => `${(widths.get(c.id) ?? 8) + 2}ch`).join(' ');
+  if (el.grid.style.getPropertyValue('--columns') !== template) el.grid.style.setProperty('--columns', template);
 }
 
+/** The namespace choices as last drawn (1,000 options are not re-read from the DOM on every snapshot). */
+let namespaceOptions: string | undefined;
 function fillNamespaces(s: TableSnapshot): void {
   namespace.hidden = s.namespaces.length === 0 && s.namespace === '';
   const options = ['', ...s.namespaces];
   if (s.namespace && !options.includes(s.namespace)) options.push(s.namespace);
-  const current = [...namespace.options].map((o) => o.value).join('\n');
-  if (current !== options.join('\n')) {
+  const wantedOptions = options.join('\n');
+  if (wantedOptions !== namespaceOptions) {
+    namespaceOptions = wantedOptions;
     namespace.replaceChildren(
       ...options.map((ns) => {
         const o = document.createElement('option');

@@ -49,4 +49,23 @@ describe('table order', () => {
     o.reset(rows, true);
     assert.deepEqual(names(o), ['w', 'x', 'z', 'y']);
   });
+
+  it('keeps equal keys by name when rows came and went between two sorts (a same-sized table of other rows)', () => {
+    const o = new TableOrder();
+    const [b, d, a] = [row('b', 1), row('d', 1), row('a', 1)];
+    o.reset([d, b], false);
+    assert.deepEqual(names(o), ['b', 'd']);
+    o.remove(b);
+    o.insert(a);
+    assert.deepEqual(names(o), ['a', 'd']);
+    o.reset([d, a], true);
+    assert.deepEqual(names(o), ['a', 'd']);
+    const rows = [row('c'), row('e'), row('f')];
+    o.reset(rows, false);
+    o.insert(row('b'));
+    assert.deepEqual(names(o), ['b', 'c', 'e', 'f']);
+    for (const r of o.visible()) r.sortKey = 7;
+    o.reset([...o.visible()].reverse(), true);
+    assert.deepEqual(names(o), ['b', 'c', 'e', 'f']);
+  });
 });

@@ -37,7 +37,7 @@ const REFRESH_MS = 2000;
  * The cluster overview (`kubeWatch.showOverview`): one webview panel per context, from the
  * watches already running (no request of its own but the nodes' metrics while visible). A count
  * opens its kind: the table (`kubeWatch.openTable` with `{ context, group, kind }`) when that
- * command exists, else `openKind` (the tree). Hidden or closed: no timer, no listener, no showing.
+ * `openKind` (its table), else the tree. Hidden or closed: no timer, no listener, no showing.
  */
 export function registerOverview(manager: OverviewSource, hub: MetricsHub, clock: Clock, extensionUri: vscode.Uri, openKind?: (target: KindTarget) => unknown): OverviewRegistration {
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');
@@ -94,8 +94,6 @@ export function registerOverview(manager: OverviewSource, hub: MetricsHub, clock
   };
 
   const openTarget = async (target: KindTarget) => {
-    const commands = await vscode.commands.getCommands(true);
-    if (commands.includes('kubeWatch.openTable')) return vscode.commands.executeCommand('kubeWatch.openTable', { context: target.context, group: target.group, kind: target.kind });
     if (openKind) return openKind(target);
     return vscode.commands.executeCommand('kubeWatch.resources.focus');
   };

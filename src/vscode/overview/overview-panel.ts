@@ -36,8 +36,8 @@ const REFRESH_MS = 2000;
 /**
  * The cluster overview (`kubeWatch.showOverview`): one webview panel per context, from the
  * watches already running (no request of its own but the nodes' metrics while visible). A count
- * opens its kind: the table (`kubeWatch.openTable` with `{ context, group, kind }`) when that
- * `openKind` (its table), else the tree. Hidden or closed: no timer, no listener, no showing.
+ * opens its kind through `openKind` (its table), else focuses the tree. Hidden or closed: no
+ * timer, no listener, no showing.
  */
 export function registerOverview(manager: OverviewSource, hub: MetricsHub, clock: Clock, extensionUri: vscode.Uri, openKind?: (target: KindTarget) => unknown): OverviewRegistration {
   const root = vscode.Uri.joinPath(extensionUri, 'dist', 'webview');

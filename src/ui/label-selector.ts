@@ -22,7 +22,7 @@ export function labelSelectorProblem(selector: string): string | undefined {
 }
 
 /** Splits on commas that are not inside parentheses. */
-function splitRequirements(s: string): string[] {
+export function splitRequirements(s: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let start = 0;

@@ -1,4 +1,4 @@
-import { labelSelectorProblem } from '../label-selector';
+import { labelSelectorProblem, splitRequirements } from '../label-selector';
 
 /** What a filter reads of a row: the text of its cells and its labels. */
 export interface FilterableRow {
@@ -52,7 +52,7 @@ function labelFilter(selector: string): RowFilter {
   if (selector === '') return { problem: 'type a label selector after -l, such as -l app=web' };
   const problem = labelSelectorProblem(selector);
   if (problem) return { problem };
-  const requirements = splitOutsideParentheses(selector).map((r) => requirement(r.trim()));
+  const requirements = splitRequirements(selector).map((r) => requirement(r.trim()));
   return { matches: (row) => requirements.every((r) => r(row.labels)) };
 }
 
@@ -75,20 +75,4 @@ function requirement(req: string): Requirement {
     return op === '!=' ? (labels) => labels[key] !== value : (labels) => has(labels, key) && labels[key] === value;
   }
   return (labels) => has(labels, req);
-}
-
-function splitOutsideParentheses(s: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (s[i] === '(') depth++;
-    else if (s[i] === ')') depth--;
-    else if (s[i] === ',' && depth === 0) {
-      parts.push(s.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(s.slice(start));
-  return parts;
 }

@@ -35,6 +35,7 @@ import { registerMetrics, type MetricsRegistration } from './vscode/overview/met
 import { registerOverview, type KindTarget, type OverviewRegistration } from './vscode/overview/overview-panel';
 import { revealKind } from './vscode/overview/reveal-kind';
 import { chainDecorators } from './ui/metrics';
+import { pluralOf } from './ui/overview';
 import { registerTables } from './vscode/table/table-commands';
 import { contextNamedColumns, managerContextNames } from './ui/table/context-named-columns';
 
@@ -109,7 +110,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   // A count of the overview opens its kind's table (the tree's row when the context has no name yet).
   const openKind = (target: KindTarget) => {
     const name = contextNames.nameOf(target.context);
-    return name === undefined ? revealKind({ ...tree, entry: (id) => manager.entry(id), contextSpecOf: (id) => manager.contextSpecOf(id) }, target) : tables.open({ context: name, group: target.group, resource: target.resource, namespace: '' });
+    return name === undefined ? revealKind({ ...tree, entry: (id) => manager.entry(id), contextSpecOf: (id) => manager.contextSpecOf(id) }, target) : tables.open({ context: name, group: target.group, resource: pluralOf(target), namespace: '' });
   };
   const overview = registerOverview(manager, metrics.hub, clock, context.extensionUri, openKind);
   // Drawn with the tree's refreshes, from the same entries: the two never disagree (V13).

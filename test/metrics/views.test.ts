@@ -116,3 +116,12 @@ describe('metrics: the tree rows, Describe and the overview', function () {
     assert.deepEqual(unwatched.counts.map((c) => [c.kind, c.count, c.note]), [['Pod', undefined, 'listing…']]);
   });
 });
+
+describe('overview: a count names its kind as a table does', () => {
+  it('deployments.apps opens deployments of apps; pods stays pods', async () => {
+    const { pluralOf } = await import('../../src/ui/overview');
+    assert.equal(pluralOf({ group: 'apps', resource: 'deployments.apps' }), 'deployments');
+    assert.equal(pluralOf({ group: '', resource: 'pods' }), 'pods');
+    assert.equal(pluralOf({ group: 'example.com', resource: 'widgets.example.com' }), 'widgets');
+  });
+});

@@ -51,3 +51,9 @@ export interface OverviewSnapshot {
 export type OverviewHostMessage = OverviewSnapshot;
 
 export type OverviewWebviewMessage = { readonly type: 'ready' } | { readonly type: 'open'; readonly group: string; readonly kind: string; readonly resource: string };
+
+/** A kind's plural as the API paths and tables name it (`deployments`), from its kubectl name (`deployments.apps`). */
+export function pluralOf(target: { readonly group: string; readonly resource: string }): string {
+  const suffix = target.group ? `.${target.group}` : '';
+  return suffix && target.resource.endsWith(suffix) ? target.resource.slice(0, -suffix.length) : target.resource;
+}

@@ -50,14 +50,27 @@ export function nodeReading(metrics: ClusterMetrics, node: KubeObject, now: numb
 /** Where a workload's pods are found: the informers' objects of a kind in a namespace. */
 export type ObjectsOf = (kind: 'Pod' | 'ReplicaSet', namespace: string) => readonly KubeObject[];
 
-/** The pods of a workload: owned by it, or (a Deployment) by one of its ReplicaSets. */
+/**
+ * The pods of a workload: owned by it, or (a Deployment) by one of its ReplicaSets. When none of
+ * a Deployment's ReplicaSets is known (ReplicaSets not watched), its pods are those whose
+ * controlling ReplicaSet bears the Deployment's name and the pod's `pod-template-hash`, as the
+ * Deployment controller names it.
+ */
 export function workloadPods(workload: KubeObject, objectsOf: ObjectsOf): KubeObject[] {
   const ns = workload.metadata.namespace ?? '';
   const uid = workload.metadata.uid;
   if (!uid) return [];
   const owners = new Set([uid]);
   if (workload.kind === 'Deployment') for (const rs of objectsOf('ReplicaSet', ns)) if (isOwnedBy(rs, uid) && rs.metadata.uid) owners.add(rs.metadata.uid);
-  return objectsOf('Pod', ns).filter((p) => [...owners].some((o) => isOwnedBy(p, o)));
+  const pods = objectsOf('Pod', ns);
+  if (workload.kind === 'Deployment' && owners.size === 1) return pods.filter((p) => isFromDeploymentNamed(p, workload.metadata.name ?? ''));
+  return pods.filter((p) => [...owners].some((o) => isOwnedBy(p, o)));
+}
+
+function isFromDeploymentNamed(pod: KubeObject, deployment: string): boolean {
+  const hash = pod.metadata.labels?.['pod-template-hash'];
+  const refs = (pod.metadata as { ownerReferences?: { kind?: string; name?: string; controller?: boolean }[] }).ownerReferences ?? [];
+  return !!hash && refs.some((r) => r.kind === 'ReplicaSet' && r.controller !== false && r.name === `${deployment}-${hash}`);
 }
 
 /** A workload's usage: the sum of its running pods' samples; stale when any counted sample is. */

@@ -45,3 +45,22 @@ describe("metrics: k9s's pod and node figures", () => {
     assert.equal(unknown.cpuPercent, undefined);
   });
 });
+
+describe('metrics: the pods of a Deployment whose ReplicaSets are not watched', () => {
+  it('are those whose controlling ReplicaSet is named after the Deployment and their pod-template-hash', async () => {
+    const { workloadPods } = await import('../../src/metrics/usage-reading');
+    const deploy: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'shop', uid: 'd1' } };
+    const pod = (name: string, rs: string, hash: string | undefined): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'shop', labels: hash ? { app: 'web', 'pod-template-hash': hash } : { app: 'web' }, ownerReferences: [{ kind: 'ReplicaSet', name: rs, uid: `rs-${rs}`, controller: true }] },
+    });
+    const pods = [pod('web-7d9-a', 'web-7d9', '7d9'), pod('web-7d9-b', 'web-7d9', '7d9'), pod('webhook-5c6-a', 'webhook-5c6', '5c6'), pod('web-x', 'web-other', 'zzz'), pod('web-nohash', 'web-7d9', undefined)];
+    const noReplicaSets = (kind: 'Pod' | 'ReplicaSet') => (kind === 'Pod' ? pods : []);
+    assert.deepEqual(workloadPods(deploy, noReplicaSets).map((p) => p.metadata.name), ['web-7d9-a', 'web-7d9-b']);
+    // With its ReplicaSet watched, ownership decides by uid.
+    const rs: KubeObject = { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'web-7d9', namespace: 'shop', uid: 'rs-web-7d9', ownerReferences: [{ kind: 'Deployment', name: 'web', uid: 'd1', controller: true }] } };
+    const withReplicaSets = (kind: 'Pod' | 'ReplicaSet') => (kind === 'Pod' ? pods : [rs]);
+    assert.deepEqual(workloadPods(deploy, withReplicaSets).map((p) => p.metadata.name), ['web-7d9-a', 'web-7d9-b', 'web-nohash']);
+  });
+});

@@ -85,9 +85,14 @@ export async function dryRunDocument(cluster: ManifestCluster, origin: ObjectOri
   }
 }
 
-/** The server did not judge the document: the request failed on the way, or the server was too busy (429, 5xx). Worth asking again; never a verdict. */
+/**
+ * The server did not judge the document: the request failed on the way, or the server or a
+ * gateway was too busy (429, 502, 503, 504). Worth asking again; never a verdict. A 500 is one:
+ * kube-apiserver 1.34 answers an apply of a field the schema does not declare with a 500
+ * ("failed to create typed patch object … field not declared in schema").
+ */
 export function unanswered(err: unknown): boolean {
-  return !(err instanceof ApiError) || err.code === 429 || err.code >= 500;
+  return !(err instanceof ApiError) || [429, 502, 503, 504].includes(err.code);
 }
 
 function refusedOutcome(err: unknown, doc: ManifestDocument, liveVersion: string): DryRunOutcome {

@@ -46,8 +46,8 @@ describe('helm: CLI arguments pinned to the release context', () => {
   it('rollback, uninstall and upgrade carry --kube-context, --kubeconfig and --namespace', () => {
     assert.deepEqual(helmArgs(target, { kind: 'rollback', revision: 2 }), ['rollback', 'ledger', '2', '--kube-context', 'prod', '--kubeconfig', '/home/me/.kube/config', '--namespace', 'payments', '--wait']);
     assert.deepEqual(helmArgs(target, { kind: 'uninstall' }), ['uninstall', 'ledger', '--kube-context', 'prod', '--kubeconfig', '/home/me/.kube/config', '--namespace', 'payments', '--wait']);
-    assert.deepEqual(helmArgs({ ...target, kubeconfigFiles: [] }, { kind: 'upgrade', chart: 'repo/ledger', version: '3.2.0', valuesFile: '/tmp/v.yaml' }), [
-      'upgrade', 'ledger', 'repo/ledger', '--version', '3.2.0', '--values', '/tmp/v.yaml', '--kube-context', 'prod', '--namespace', 'payments', '--wait',
+    assert.deepEqual(helmArgs({ ...target, kubeconfigFiles: [] }, { kind: 'upgrade', chart: 'repo/ledger', version: '3.2.0', valuesFile: 'values/prod.yaml' }), [
+      'upgrade', 'ledger', 'repo/ledger', '--version', '3.2.0', '--values', 'values/prod.yaml', '--kube-context', 'prod', '--namespace', 'payments', '--wait',
     ]);
   });
   it('the command to copy quotes what a shell would split; the confirmation names context, release and revision', () => {

@@ -5,7 +5,7 @@ import { ArchiveExtractor, type ExtractSummary } from './archive-extract';
 import { checkUpload, packUpload, planUpload, uploadBytes, type UploadItem } from './archive-pack';
 import { detectTools, noTarWords, toolsWords, type ContainerTools } from './container-tools';
 import { Cancelled, failureWords, runInContainer, succeeded, type ContainerTarget, type OutputSink, type RunOutcome } from './exec-run';
-import { FIND_FORMAT, parseFindOutput, parseLsOutput, sortEntries, type ContainerEntry } from './listing';
+import { FIND_FORMAT, onlyVanishedEntries, parseFindOutput, parseLsOutput, sortEntries, type ContainerEntry } from './listing';
 
 /** Progress of a transfer: bytes so far, and of how many when known. */
 export type Progress = (done: number, total?: number) => void;
@@ -74,8 +74,9 @@ export class ContainerFiles {
   /** The entries of folder `dir`, folders first. */
   async list(dir: string, signal?: AbortSignal): Promise<ContainerEntry[]> {
     const tools = await this.need(signal);
-    if (tools.list === 'find') return sortEntries(parseFindOutput(this.check(await this.run(['find', dir, '-mindepth', '1', '-maxdepth', '1', '-printf', FIND_FORMAT], signal), `list ${dir}`).stdout));
-    if (tools.list === 'ls') return sortEntries(parseLsOutput(this.check(await this.run(['ls', '-lan', `${dir.replace(/\/+$/, '')}/`], signal), `list ${dir}`).stdout.toString('utf8')));
+    const listing = (outcome: RunOutcome) => (outcome.result.exitCode === 1 && onlyVanishedEntries(outcome.stderr, dir) ? outcome : this.check(outcome, `list ${dir}`));
+    if (tools.list === 'find') return sortEntries(parseFindOutput(listing(await this.run(['find', dir, '-mindepth', '1', '-maxdepth', '1', '-printf', FIND_FORMAT], signal)).stdout));
+    if (tools.list === 'ls') return sortEntries(parseLsOutput(listing(await this.run(['ls', '-lan', `${dir.replace(/\/+$/, '')}/`], signal)).stdout.toString('utf8')));
     const viaTar = async (command: string[]) => {
       const entries: ContainerEntry[] = [];
       await this.readArchive(command, `list ${dir}`, signal, (header) => {

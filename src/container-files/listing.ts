@@ -101,3 +101,20 @@ export function sortEntries(entries: readonly ContainerEntry[]): ContainerEntry[
   const folderish = (e: ContainerEntry) => (e.type === 'directory' ? 0 : 1);
   return [...entries].sort((a, b) => folderish(a) - folderish(b) || a.name.localeCompare(b.name));
 }
+
+/**
+ * Whether a listing of `dir` that exited non-zero failed only because entries inside it
+ * vanished between reading the folder and looking at them (a busy `/tmp`, `/proc`): every line
+ * of stderr names a direct child of `dir` as missing. The entries printed are then the listing.
+ */
+export function onlyVanishedEntries(stderr: string, dir: string): boolean {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (lines.length === 0) return false;
+  const parent = dir.replace(/\/+$/, '') || '';
+  return lines.every((line) => {
+    const m = /^(?:find|ls): (?:cannot access )?[‘'"`](.+)[’'"`]: No such file or directory$/.exec(line);
+    if (!m) return false;
+    const name = m[1].slice(parent.length + 1);
+    return m[1].startsWith(`${parent}/`) && name.length > 0 && !name.includes('/');
+  });
+}

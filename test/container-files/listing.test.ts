@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkEntryName, linkStaysInside, parseFindOutput, parseLsOutput } from '../../src/container-files';
+import { checkEntryName, linkStaysInside, onlyVanishedEntries, parseFindOutput, parseLsOutput } from '../../src/container-files';
 import { fileUriParts, parseFileUri } from '../../src/ui/container-files/files-uri';
 
 /** The listings of images the local API server does not run (BusyBox), and the traversal rules themselves. */
@@ -46,6 +46,18 @@ describe('container files: listings and the entry rules', () => {
     assert.equal(linkStaysInside(['app', 'out'], '../..'), false);
     assert.equal(linkStaysInside(['app', 'abs'], '/etc'), false);
     assert.equal(linkStaysInside(['top'], 'a/../../b'), false);
+  });
+
+  it('X17 a listing whose only complaints are entries that vanished meanwhile (a busy /tmp, /proc) keeps what it printed; any other complaint fails it', () => {
+    assert.equal(onlyVanishedEntries("find: ‘/tmp/kw-streams-xbxYTK’: No such file or directory\n", '/tmp'), true, 'GNU find, typographic quotes');
+    assert.equal(onlyVanishedEntries("find: '/proc/4242': No such file or directory\nfind: '/proc/4243': No such file or directory", '/proc/'), true, 'two, ASCII quotes, a trailing slash');
+    assert.equal(onlyVanishedEntries("ls: cannot access '/tmp/x': No such file or directory", '/tmp'), true, 'ls');
+    assert.equal(onlyVanishedEntries("ls: cannot access '/proc': No such file or directory", '/'), true, 'a child of the root');
+    assert.equal(onlyVanishedEntries("find: ‘/tmp’: No such file or directory", '/tmp'), false, 'the folder itself missing is an error');
+    assert.equal(onlyVanishedEntries("find: ‘/tmp/a/b’: No such file or directory", '/tmp'), false, 'not a direct child');
+    assert.equal(onlyVanishedEntries("find: ‘/tmpx/a’: No such file or directory", '/tmp'), false, 'a sibling folder sharing a prefix');
+    assert.equal(onlyVanishedEntries("find: ‘/tmp/a’: No such file or directory\nfind: ‘/tmp/b’: Permission denied", '/tmp'), false, 'another complaint beside it');
+    assert.equal(onlyVanishedEntries('', '/tmp'), false, 'a failure without words');
   });
 
   it('a file URI carries its cluster entry, pod, container and path both ways', () => {

@@ -18,6 +18,7 @@
 import type { Frame } from 'playwright-core';
 import type { CaseContext, CaseResult, Row } from '../support/harness';
 import { podsResource } from '../support/resources';
+import { profileHost, type HostProfiler } from '../support/host-profiler';
 import { percentile, startVsCode, vscodeMissing } from '../support/vscode-bench';
 import { KUBE_WATCH } from '../../test/e2e/pages';
 import { TablePanel } from '../../test/e2e/pages/table-panel';
@@ -99,15 +100,27 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
     const total = count.toLocaleString('en-US');
     await ui.tree.waitForRow(['pods'], (r) => r.description.startsWith(`watching · ${total} pods`), { timeoutMs: 300_000 });
 
+    /** With KW_BENCH_PROFILE=1, each phase's extension-host CPU profile (test-results/bench/B15-PHASE.cpuprofile). */
+    const profiling = async (phase: string): Promise<() => Promise<void>> => {
+      const pid = process.env.KW_BENCH_PROFILE ? session.hostPid() : undefined;
+      const profiler: HostProfiler | undefined = pid ? await profileHost(pid) : undefined;
+      return async () => {
+        if (profiler) notes.push(`B15 ${phase}, extension host by self time:\n  ${(await profiler.stop(`${process.cwd()}/test-results/bench/B15-${phase}.cpuprofile`)).join('\n  ')}`);
+      };
+    };
+
     h.progress.step('B15 Open as Table');
+    const openProfile = await profiling('open');
     await ui.quickPick.runCommand('Kube Watch: Open as Table');
     await ui.quickPick.waitForPicker('Open as Table');
     const tOpen = Date.now();
     await ui.quickPick.pick('pods');
     await table.waitFor('every pod counted', (v) => v.total === count && v.rows.length > 0, { timeoutMs: 120_000, intervalMs: 5 });
     const openMs = Date.now() - tOpen;
+    await openProfile();
 
     h.progress.step('B15 sorting');
+    const sortProfile = await profiling('sort');
     const sortMs: Record<string, number> = {};
     for (const header of SORTED_COLUMNS) {
       const t = Date.now();
@@ -118,11 +131,13 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
       sortMs[header] = Date.now() - t;
     }
     const worstSort = Math.max(...Object.values(sortMs));
+    await sortProfile();
 
     h.progress.step('B15 filter keystrokes');
     const frame = await frameOf(page);
     await frame.locator('#filter').focus();
     const keyMs: number[] = [];
+    const filterProfile = await profiling('filter');
     for (const ch of 'team-0001') {
       const before = await table.read();
       const t = Date.now();
@@ -130,6 +145,7 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
       await table.waitFor(`the rows for "${ch}"`, (v) => v.serial > before.serial && v.filter.endsWith(ch), { intervalMs: 2, timeoutMs: 60_000 });
       keyMs.push(Date.now() - t);
     }
+    await filterProfile();
     await frame.locator('#filter').fill('');
     await frame.locator('#filter').dispatchEvent('input');
     await table.waitFor('every row again', (v) => v.total === count, { timeoutMs: 60_000 });
@@ -145,11 +161,13 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
     await frame.locator('#namespace').selectOption(NAMESPACE);
     await table.waitFor(`only ${NAMESPACE}`, (v) => v.rows.length > 0 && v.rows.every((r) => r.cells[v.headers.indexOf('NAME')] !== undefined) && !v.headers.includes('NAMESPACE'), { timeoutMs: 60_000 });
     await frame.evaluate(RECORD_CELLS);
+    const churnProfile = await profiling('churn');
     const cpuBefore = session.hostCpuMs();
     await h.serverCall('churn', { perSecond, durationMs: churnMs, logNamespace: NAMESPACE });
     const started = Date.now();
     await new Promise((r) => setTimeout(r, churnMs + 2000));
     const hostCpu = (session.hostCpuMs() - cpuBefore) / (Date.now() - started);
+    await churnProfile();
     const dom = await frame.evaluate(TAKE_CELLS);
     const log = await h.serverCall<{ name: string; n: number; at: number; label: string }[]>('churnLog');
     const events = log.filter((e) => e.label === conn.label);

@@ -53,6 +53,8 @@ export interface VsCodeSession {
   dir: string;
   /** The extension host's resident set now, in bytes (0 when it cannot be read). */
   hostRss(): number;
+  /** The extension host's process id, if it runs. */
+  hostPid(): number | undefined;
   /** CPU time the extension host has used so far, in milliseconds (user + system; 0 when it cannot be read). */
   hostCpuMs(): number;
   stop(): Promise<void>;
@@ -82,6 +84,9 @@ export async function startVsCode(conn: Conn, settings: Record<string, unknown>)
       } catch {
         return 0;
       }
+    },
+    hostPid() {
+      return bench.codeServerPid !== undefined ? extensionHost(bench.codeServerPid)?.pid : undefined;
     },
     hostCpuMs() {
       const host = bench.codeServerPid !== undefined ? extensionHost(bench.codeServerPid) : undefined;

@@ -104,8 +104,14 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
     const profiling = async (phase: string): Promise<() => Promise<void>> => {
       const pid = process.env.KW_BENCH_PROFILE ? session.hostPid() : undefined;
       const profiler: HostProfiler | undefined = pid ? await profileHost(pid) : undefined;
+      const since = profiler ? (await h.serverCall<{ at: number }[]>('requests', { label: conn.label })).at(-1)?.at ?? 0 : 0;
       return async () => {
-        if (profiler) notes.push(`B15 ${phase}, extension host by self time:\n  ${(await profiler.stop(`${process.cwd()}/test-results/bench/B15-${phase}.cpuprofile`)).join('\n  ')}`);
+        if (!profiler) return;
+        const heaviest = await profiler.stop(`${process.cwd()}/test-results/bench/B15-${phase}.cpuprofile`);
+        const requests = (await h.serverCall<{ at: number; verb: string; path: string }[]>('requests', { label: conn.label })).filter((r) => r.at > since);
+        const byPath = new Map<string, number>();
+        for (const r of requests) byPath.set(`${r.verb} ${r.path}`, (byPath.get(`${r.verb} ${r.path}`) ?? 0) + 1);
+        notes.push(`B15 ${phase}: ${requests.length} requests to the server meanwhile (${[...byPath].map(([k, n]) => `${n}× ${k}`).join(', ')}); extension host by self time:\n  ${heaviest.join('\n  ')}`);
       };
     };
 

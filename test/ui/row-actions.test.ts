@@ -87,11 +87,40 @@ describe('Row actions: only what you may do, and the state of a write, on the tr
     const access = manager.accessReviewsOf(deployment.entryId)!;
     model.present(deployment);
     model.present(row('pods', 'web-1')!);
-    await until(() => access.peek({ verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'shop' }) && access.peek({ verb: 'patch', group: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'shop' }), 'the answers');
+    // Denied for all namespaces, then asked for the namespace when the row is drawn again (as the tree does on each answer).
+    await until(() => (model.present(deployment), access.peek({ verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'shop' }) && access.peek({ verb: 'patch', group: 'apps', resource: 'deployments', subresource: 'scale', namespace: 'shop' })), 'the answers');
     assert.equal(model.present(deployment).contextValue, 'object.workload');
-    await until(() => access.peek({ verb: 'delete', group: '', resource: 'pods', namespace: 'shop' }), 'the pod answer');
+    await until(() => (model.present(row('pods', 'web-1')!), access.peek({ verb: 'delete', group: '', resource: 'pods', namespace: 'shop' })), 'the pod answer');
     assert.equal(model.present(row('pods', 'web-1')!).contextValue, 'object.pod');
     assert.match(model.present(row('pods', 'web-1')!).contextValue, /^object\.(pod|workload)\b/, "package.json's Follow Logs regex still matches");
+  });
+
+  it('a cluster-wide grant answers every namespace: the questions are asked once for all namespaces, never per namespace', async () => {
+    await synced();
+    const deployment = row('deployments.apps', 'web')!;
+    const access = manager.accessReviewsOf(deployment.entryId)!;
+    await until(() => model.present(deployment).contextValue === 'object.workload @scale @restart @undo @delete @forward', () => `the answers: ${model.present(deployment).contextValue}`);
+    assert.equal(access.peek({ verb: 'delete', group: 'apps', resource: 'deployments' })?.allowed, true, 'asked for all namespaces');
+    assert.equal(access.peek({ verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'shop' }), undefined, 'not asked for the namespace');
+    const asked = access.reviewCount;
+    model.present(deployment);
+    assert.equal(access.reviewCount, asked, 'drawing again asks nothing');
+  });
+
+  it('a grant in one namespace only (a RoleBinding): the cluster-wide denial asks the namespace, whose answer offers the actions', async () => {
+    server.access.user = 'shop-admin';
+    server.access.setRules([
+      { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'], binding: 'read-only' },
+      { verbs: ['delete', 'patch'], apiGroups: ['apps'], resources: ['deployments', 'deployments/scale'], namespaces: ['shop'], binding: 'shop-admin' },
+    ]);
+    await synced();
+    const deployment = row('deployments.apps', 'web')!;
+    const access = manager.accessReviewsOf(deployment.entryId)!;
+    await until(() => model.present(deployment).contextValue === 'object.workload @scale @restart @undo @delete', () => `the answers: ${model.present(deployment).contextValue}`);
+    assert.equal(access.peek({ verb: 'delete', group: 'apps', resource: 'deployments' })?.allowed, false, 'denied for all namespaces');
+    assert.equal(access.peek({ verb: 'delete', group: 'apps', resource: 'deployments', namespace: 'shop' })?.allowed, true, 'allowed in shop, asked after the denial');
+    assert.equal(access.peek({ verb: 'list', group: 'apps', resource: 'replicasets' })?.allowed, true, 'a read granted everywhere is not asked per namespace');
+    assert.equal(access.peek({ verb: 'list', group: 'apps', resource: 'replicasets', namespace: 'shop' }), undefined);
   });
 
   it('a write marks its row pending, then done, and the row is refreshed each time', async () => {

@@ -110,6 +110,9 @@ export class RowActions implements RowDecorator, Disposable {
   /**
    * Whether every question is answered allowed now (or could not be answered lately: then the
    * server decides). Unasked questions are asked, and the rows drawn again once answered.
+   * A namespaced question is asked for all namespaces first: a cluster-wide grant answers it in
+   * every namespace with one review (a table across 1,000 namespaces asks a handful of questions,
+   * not thousands); only a cluster-wide denial asks the namespace itself (a RoleBinding there).
    */
   private allowedNow(entryId: string, queries: readonly AccessQuery[]): boolean {
     const access = this.source.accessReviewsOf(entryId);
@@ -117,26 +120,39 @@ export class RowActions implements RowDecorator, Disposable {
     this.follow(access);
     let allowed = true;
     for (const query of queries) {
-      const answer = access.peek(query);
-      if (answer) {
-        if (!answer.allowed) allowed = false;
-        // RBAC may have changed: an old answer stands while it is asked again.
-        if (access.stale(query)) void access.can(query).catch(() => undefined);
-        continue;
+      if (query.namespace) {
+        const { namespace: _namespace, ...everywhere } = query;
+        const wide = this.answerNow(entryId, access, everywhere);
+        if (wide === true) continue;
+        if (wide === undefined) {
+          allowed = false;
+          continue;
+        }
       }
-      const key = JSON.stringify(query);
-      if ((this.unknownUntil.get(key) ?? 0) > this.clock.now()) continue;
-      allowed = false;
-      void access.can(query).then(
-        (a) => {
-          if (!a.unknown) return;
-          this.unknownUntil.set(key, this.clock.now() + UNKNOWN_RETRY_MS);
-          this.changes.fire({ entryIds: [entryId] });
-        },
-        () => undefined,
-      );
+      if (this.answerNow(entryId, access, query) !== true) allowed = false;
     }
     return allowed;
+  }
+
+  /** One question's answer now: true (or not answerable lately), false, or undefined while it is asked. */
+  private answerNow(entryId: string, access: AccessReviewCache, query: AccessQuery): boolean | undefined {
+    const answer = access.peek(query);
+    if (answer) {
+      // RBAC may have changed: an old answer stands while it is asked again.
+      if (access.stale(query)) void access.can(query).catch(() => undefined);
+      return answer.allowed;
+    }
+    const key = JSON.stringify(query);
+    if ((this.unknownUntil.get(key) ?? 0) > this.clock.now()) return true;
+    void access.can(query).then(
+      (a) => {
+        if (!a.unknown) return;
+        this.unknownUntil.set(key, this.clock.now() + UNKNOWN_RETRY_MS);
+        this.changes.fire({ entryIds: [entryId] });
+      },
+      () => undefined,
+    );
+    return undefined;
   }
 
   dispose(): void {

@@ -18,7 +18,7 @@
 import type { Frame } from 'playwright-core';
 import type { CaseContext, CaseResult, Row } from '../support/harness';
 import { podsResource } from '../support/resources';
-import { profileHost, type HostProfiler } from '../support/host-profiler';
+import { profileHost, profilePage, type HostProfiler } from '../support/host-profiler';
 import { percentile, startVsCode, vscodeMissing } from '../support/vscode-bench';
 import { KUBE_WATCH } from '../../test/e2e/pages';
 import { TablePanel } from '../../test/e2e/pages/table-panel';
@@ -104,6 +104,7 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
     const profiling = async (phase: string): Promise<() => Promise<void>> => {
       const pid = process.env.KW_BENCH_PROFILE ? session.hostPid() : undefined;
       const profiler: HostProfiler | undefined = pid ? await profileHost(pid) : undefined;
+      const pageProfiler = profiler ? await profilePage(page) : undefined;
       const since = profiler ? (await h.serverCall<{ at: number }[]>('requests', { label: conn.label })).at(-1)?.at ?? 0 : 0;
       return async () => {
         if (!profiler) return;
@@ -111,6 +112,8 @@ export async function b15({ h, quick }: CaseContext): Promise<CaseResult> {
         const requests = (await h.serverCall<{ at: number; verb: string; path: string }[]>('requests', { label: conn.label })).filter((r) => r.at > since);
         const byPath = new Map<string, number>();
         for (const r of requests) byPath.set(`${r.verb} ${r.path}`, (byPath.get(`${r.verb} ${r.path}`) ?? 0) + 1);
+        const pageHeaviest = (await pageProfiler?.stop(`${process.cwd()}/test-results/bench/B15-${phase}-page.cpuprofile`)) ?? [];
+        notes.push(`B15 ${phase}, the page's renderer by self time:\n  ${pageHeaviest.join('\n  ')}`);
         notes.push(`B15 ${phase}: ${requests.length} requests to the server meanwhile (${[...byPath].map(([k, n]) => `${n}× ${k}`).join(', ')}); extension host by self time:\n  ${heaviest.join('\n  ')}`);
       };
     };

@@ -63,6 +63,23 @@ export async function profileHost(pid: number): Promise<HostProfiler | undefined
   };
 }
 
+/** Starts profiling the page's renderer (the workbench and its webviews, same origin) through a CDP session. */
+export async function profilePage(page: import('playwright-core').Page): Promise<HostProfiler> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(file) {
+      const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: Profile };
+      await cdp.detach().catch(() => undefined);
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      return heaviest(profile);
+    },
+  };
+}
+
 /** The functions with the most self time, `name (file:line) ms`. */
 function heaviest(profile: Profile, top = 25): string[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -2,7 +2,9 @@
  * The grid's DOM: a header row and the rows of the current window inside a spacer as tall as
  * every row together, so the scroll bar is the table's while only some dozens of rows exist.
  * A real ARIA grid: role=grid with aria-rowcount/aria-colcount, rows with aria-rowindex (the
- * header is row 1), cells with aria-colindex; the focused cell is the grid's active descendant.
+ * header is row 1); every column is in the DOM, so cells need no aria-colindex. The focused cell
+ * is the grid's active descendant: it alone carries an id and a spoken label (`focusCell`), so a
+ * window of rows is drawn with text and classes only (PERF B15).
  */
 import type { ColumnView, RowView, TableSnapshot } from '../../ui/table/table-protocol';
 
@@ -90,12 +92,10 @@ function setStyle(element: HTMLElement, property: 'height' | 'transform', value:
   if (element.style[property] !== value) element.style[property] = value;
 }
 
-/** A kept row moved in the window: its row index and its cells' ids follow. */
+/** A kept row moved in the window: its row index follows. */
 function renumber(row: HTMLElement, index: number): void {
   row.setAttribute('aria-rowindex', String(index + 2));
   row.dataset.index = String(index);
-  const cells = row.children;
-  for (let i = 0; i < cells.length; i++) cells[i].id = cellId(index, i);
 }
 
 function drawRow(r: RowView, index: number, columns: readonly ColumnView[], focusIndex: number, focusColumn: number, flashSeen: Set<string>): HTMLElement {
@@ -114,25 +114,22 @@ function drawRow(r: RowView, index: number, columns: readonly ColumnView[], focu
   r.cells.forEach((text, i) => {
     const cell = document.createElement('div');
     const column = columns[i];
-    cell.className = `cell${column?.numeric ? ' numeric' : ''}`;
-    cell.id = cellId(index, i);
-    cell.setAttribute('role', 'gridcell');
-    cell.setAttribute('aria-colindex', String(i + 1));
     const tone = r.tones?.[i];
-    if (tone) cell.classList.add(tone);
+    cell.className = `cell${column?.numeric ? ' numeric' : ''}${tone ? ` ${tone}` : ''}`;
+    cell.setAttribute('role', 'gridcell');
     const title = r.titles?.[i];
     if (column?.id === 'name' && r.stale) {
       const marker = document.createElement('span');
       marker.className = 'stale-marker';
       marker.textContent = '⚠ ';
       marker.setAttribute('aria-hidden', 'true');
-      cell.append(marker);
+      cell.append(marker, text);
       cell.title = `${r.stale}: the last state seen, not the live object`;
-    } else if (title) cell.title = title;
-    cell.append(document.createTextNode(text));
+    } else {
+      cell.textContent = text;
+      if (title) cell.title = title;
+    }
     if (r.deleted) cell.title = 'deleted';
-    const label = `${column?.header ?? ''} ${text}${column?.id === 'name' && r.stale ? `, ${r.stale}` : ''}${r.deleted ? ', deleted' : ''}${title ? `, ${title}` : ''}`;
-    cell.setAttribute('aria-label', label.trim());
     if (r.changed?.includes(i)) {
       const seen = `${r.key}#${i}#${text}`;
       if (!flashSeen.has(seen)) {
@@ -146,6 +143,13 @@ function drawRow(r: RowView, index: number, columns: readonly ColumnView[], focu
     row.append(cell);
   });
   return row;
+}
+
+/** What a screen reader says of a cell: its column, its text, and what the row's state adds. */
+export function cellLabel(r: RowView, column: ColumnView | undefined, i: number): string {
+  const text = r.cells[i] ?? '';
+  const title = r.titles?.[i];
+  return `${column?.header ?? ''} ${text}${column?.id === 'name' && r.stale ? `, ${r.stale}` : ''}${r.deleted ? ', deleted' : ''}${title ? `, ${title}` : ''}`.trim();
 }
 
 /** Sets the grid's counts and label; the header is row 1, so rows count one more. */

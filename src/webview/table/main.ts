@@ -7,7 +7,7 @@
  */
 import type { ColumnView, HostMessage, TableAction, TableSnapshot, WebviewMessage } from '../../ui/table/table-protocol';
 import { fillColumns, fillHelp, fillKinds } from './dialogs';
-import { cellId, describeGrid, drawHeader, drawRows, flashLog, ROW_HEIGHT, type GridElements } from './grid';
+import { cellId, cellLabel, describeGrid, drawHeader, drawRows, flashLog, ROW_HEIGHT, type GridElements } from './grid';
 import { covers, scrollToShow, windowFor, type RowRange } from './window-math';
 
 const vscode = acquireVsCodeApi();
@@ -38,13 +38,26 @@ const flashSeen = new Set<string>();
 
 const ACTION_KEYS: Record<string, TableAction> = { Enter: 'describe', y: 'yaml', e: 'edit', l: 'logs', s: 'shell', f: 'forward' };
 
+/**
+ * The viewport's scroll position and height as last measured: read in its scroll event and by a
+ * ResizeObserver, never right after a draw wrote the DOM (reading layout then forces the browser
+ * to lay the new rows out at once, inside the draw, and again in the frame: PERF B15).
+ */
+let scrollTop = 0;
+let viewportHeight = 0;
+
+function setScrollTop(top: number): void {
+  el.viewport.scrollTop = top;
+  scrollTop = Math.max(0, top);
+}
+
 function wanted(): RowRange {
-  return windowFor(el.viewport.scrollTop, rowsHeight(), ROW_HEIGHT, last?.total ?? 1_000_000);
+  return windowFor(scrollTop, rowsHeight(), ROW_HEIGHT, last?.total ?? 1_000_000);
 }
 
 /** The height rows have under the sticky header. */
 function rowsHeight(): number {
-  return Math.max(ROW_HEIGHT, (el.viewport.clientHeight || 400) - ROW_HEIGHT);
+  return Math.max(ROW_HEIGHT, (viewportHeight || 400) - ROW_HEIGHT);
 }
 
 function requestWindow(force = false): void {
@@ -97,7 +110,7 @@ function draw(s: TableSnapshot): void {
   focusColumn = Math.min(focusColumn, Math.max(0, shown.length - 1));
   // The focused row stays where it is on screen when rows come or go above it.
   if (s.focusKey !== undefined && s.focusKey === focusKey && s.focusIndex >= 0 && s.focusIndex !== previousIndex) {
-    el.viewport.scrollTop += (s.focusIndex - previousIndex) * ROW_HEIGHT;
+    setScrollTop(scrollTop + (s.focusIndex - previousIndex) * ROW_HEIGHT);
     focusIndex = s.focusIndex;
   } else if (s.focusKey === focusKey && s.focusIndex < 0) focusIndex = Math.min(focusIndex, Math.max(0, s.total - 1));
   document.title = s.title;
@@ -166,20 +179,32 @@ function fillNamespaces(s: TableSnapshot): void {
   namespace.value = s.namespace;
 }
 
+/** The cell that carries the active descendant's id and spoken label, as last marked. */
+let markedCell: HTMLElement | undefined;
+
 /** Points the grid's active descendant at the focused cell, tells the host the focused row, announces it when asked. */
 function markFocus(announce: boolean): void {
   const row = last?.rows[focusIndex - (last?.start ?? 0)];
-  const id = cellId(focusIndex, focusColumn);
-  const cell = document.getElementById(id);
+  const rowElement = row ? (el.body.children[focusIndex - (last?.start ?? 0)] as HTMLElement | undefined) : undefined;
+  const cell = rowElement?.dataset.key === row?.key ? (rowElement?.children[focusColumn] as HTMLElement | undefined) : undefined;
   for (const old of el.body.querySelectorAll('.focused, .focused-cell')) old.classList.remove('focused', 'focused-cell');
   for (const old of el.head.querySelectorAll('.focus-column')) old.classList.remove('focus-column');
   el.head.querySelector(`[aria-colindex="${focusColumn + 1}"]`)?.classList.add('focus-column');
-  if (cell) {
+  if (markedCell && markedCell !== cell) {
+    markedCell.removeAttribute('id');
+    markedCell.removeAttribute('aria-label');
+    markedCell = undefined;
+  }
+  el.body.querySelectorAll('[aria-selected]').forEach((r) => r.removeAttribute('aria-selected'));
+  if (cell && row) {
+    const id = cellId(focusIndex, focusColumn);
+    cell.id = id;
+    cell.setAttribute('aria-label', cellLabel(row, shown[focusColumn], focusColumn));
+    markedCell = cell;
     el.grid.setAttribute('aria-activedescendant', id);
     cell.classList.add('focused-cell');
-    cell.parentElement?.classList.add('focused');
-    el.body.querySelectorAll('[aria-selected]').forEach((r) => r.removeAttribute('aria-selected'));
-    cell.parentElement?.setAttribute('aria-selected', 'true');
+    rowElement!.classList.add('focused');
+    rowElement!.setAttribute('aria-selected', 'true');
   } else el.grid.removeAttribute('aria-activedescendant');
   if (row && row.key !== focusKey) {
     focusKey = row.key;
@@ -192,7 +217,7 @@ function moveFocus(rows: number, columns = 0): void {
   if (!last || last.total === 0) return;
   focusIndex = Math.max(0, Math.min(last.total - 1, focusIndex + rows));
   focusColumn = Math.max(0, Math.min(shown.length - 1, focusColumn + columns));
-  el.viewport.scrollTop = scrollToShow(focusIndex, el.viewport.scrollTop, rowsHeight(), ROW_HEIGHT);
+  setScrollTop(scrollToShow(focusIndex, scrollTop, rowsHeight(), ROW_HEIGHT));
   const inWindow = focusIndex >= last.start && focusIndex < last.start + last.rows.length;
   if (inWindow) markFocus(true);
   requestWindow(!inWindow);
@@ -280,13 +305,24 @@ document.addEventListener('keydown', (e) => {
   const target = e.target as HTMLElement | null;
   if (target === el.grid || target === document.body || target === document.documentElement || target === null) onGridKey(e);
 });
-el.viewport.addEventListener('scroll', () => requestWindow(), { passive: true });
+el.viewport.addEventListener(
+  'scroll',
+  () => {
+    scrollTop = el.viewport.scrollTop;
+    requestWindow();
+  },
+  { passive: true },
+);
+new ResizeObserver(() => {
+  viewportHeight = el.viewport.clientHeight;
+  requestWindow();
+}).observe(el.viewport);
 el.body.addEventListener('mousedown', (e) => {
   const row = (e.target as HTMLElement).closest<HTMLElement>('[role=row]');
   const cell = (e.target as HTMLElement).closest<HTMLElement>('[role=gridcell]');
   if (!row) return;
   focusIndex = Number(row.dataset.index);
-  if (cell) focusColumn = Number(cell.getAttribute('aria-colindex')) - 1;
+  if (cell) focusColumn = Array.prototype.indexOf.call(row.children, cell) as number;
   markFocus(false);
 });
 el.body.addEventListener('dblclick', () => {
@@ -312,7 +348,6 @@ for (const box of [help, columnBox]) {
 }
 $('help').addEventListener('click', () => openDialog(help));
 $('columns').addEventListener('click', () => last && (fillColumns(columnBox, last.columns, (order, hidden) => post({ type: 'columns', order, hidden })), openDialog(columnBox)));
-window.addEventListener('resize', () => requestWindow());
 window.addEventListener('message', (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === 'snapshot') enqueue(m);
@@ -326,5 +361,6 @@ close.textContent = 'Close';
 close.className = 'close';
 help.append(close);
 el.grid.focus();
+viewportHeight = el.viewport.clientHeight;
 post({ type: 'ready' });
 requestWindow(true);

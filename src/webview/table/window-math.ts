@@ -4,7 +4,7 @@
  */
 
 /** Rows drawn beyond the visible ones on each side, so a small scroll needs no new window. */
-export const OVERSCAN = 30;
+export const OVERSCAN = 15;
 
 export interface RowRange {
   readonly start: number;

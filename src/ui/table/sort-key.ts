@@ -3,7 +3,10 @@
  * `1Gi` after `512Mi` and `3 (5m ago)` restarts after `2`. Pure; never throws on odd text.
  */
 
-/** A cell's sort key: a number when the text reads as one, else the text; undefined for an empty cell (it sorts last). */
+/**
+ * A cell's sort key: a number when the text reads as one, else the text's natural key
+ * (`naturalKey`: plain string order is then natural order); undefined for an empty cell (it sorts last).
+ */
 export type SortKey = number | string | undefined;
 
 /** How a column's cells read: durations (AGE, LAST SEEN), or anything (numbers, quantities, READY `1/2`, text). */
@@ -42,14 +45,14 @@ export function quantityValue(text: string): number | undefined {
 export function sortKeyOf(text: string, kind: ColumnKind): SortKey {
   const t = text.trim();
   if (EMPTY.has(t)) return undefined;
-  if (kind === 'duration') return durationSeconds(t) ?? t;
+  if (kind === 'duration') return durationSeconds(t) ?? naturalKey(t);
   const restarts = RESTARTS.exec(t);
   if (restarts) return Number(restarts[1]);
   const fraction = FRACTION.exec(t);
   if (fraction) return Number(fraction[1]) + Number(fraction[2]) / (Number(fraction[2]) + 1) / 1e6;
   const percent = PERCENT.exec(t);
   if (percent) return Number(percent[1]);
-  return quantityValue(t) ?? durationSeconds(t) ?? t;
+  return quantityValue(t) ?? durationSeconds(t) ?? naturalKey(t);
 }
 
 /** How the cells of a column read, from its header (kubectl's duration columns) or a CRD column's type. */
@@ -98,11 +101,43 @@ export function naturalCompare(a: string, b: string): number {
 }
 
 /**
- * Ascending order of two keys: numbers before text, numbers by value, text naturally
- * (`web-2` before `web-10`). Undefined is not ordered here: the caller puts it last in both directions.
+ * The text as a key whose plain string order (code units, `<`) is `naturalCompare`'s order:
+ * ASCII letters lower-cased, each run of digits (leading zeros dropped) preceded by its length,
+ * written in digits (`0` for 1 digit … `8` for 9, `90` for 10 …), so a shorter number sorts first
+ * and a digit still sorts against any other character as a digit does. Made once per row, it
+ * spares a sort of 100,000 rows some 1.7 million natural comparisons (PERF B15).
+ */
+export function naturalKey(text: string): string {
+  let out = '';
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      let end = i;
+      while (end < text.length && text.charCodeAt(end) >= 48 && text.charCodeAt(end) <= 57) end++;
+      let start = i;
+      while (start < end - 1 && text.charCodeAt(start) === 48) start++;
+      let length = end - start - 1;
+      while (length >= 9) {
+        out += '9';
+        length -= 9;
+      }
+      out += String.fromCharCode(48 + length) + text.slice(start, end);
+      i = end;
+      continue;
+    }
+    out += c >= 65 && c <= 90 ? String.fromCharCode(c + 32) : text[i];
+    i++;
+  }
+  return out;
+}
+
+/**
+ * Ascending order of two keys: numbers before text, numbers by value, text (natural keys) by
+ * code units. Undefined is not ordered here: the caller puts it last in both directions.
  */
 export function compareKeys(a: number | string, b: number | string): number {
   if (typeof a === 'number') return typeof b === 'number' ? a - b : -1;
   if (typeof b === 'number') return 1;
-  return naturalCompare(a, b);
+  return a < b ? -1 : a > b ? 1 : 0;
 }

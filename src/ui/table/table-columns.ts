@@ -1,7 +1,7 @@
 import type { KubeObject } from '../../informer';
 import { printObject, type PrinterColumn } from '../printers';
 import type { ExtraColumn } from './extra-columns';
-import { columnKindOf, sortKeyOf, type ColumnKind, type SortKey } from './sort-key';
+import { columnKindOf, naturalKey, sortKeyOf, type ColumnKind, type SortKey } from './sort-key';
 import type { TableRow } from './table-rows';
 import type { ColumnView } from './table-protocol';
 
@@ -67,7 +67,7 @@ export function columnView(column: TableColumn, hidden: boolean): ColumnView {
 export function rowSortKey(row: TableRow, column: TableColumn, context: string): SortKey {
   switch (column.source) {
     case 'namespace':
-      return row.namespace;
+      return naturalKey(row.namespace);
     case 'extra':
       return column.extra.cell(context, row.object).sortValue;
     case 'printer': {

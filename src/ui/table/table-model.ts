@@ -10,6 +10,7 @@ import type { RowView, TableSnapshot, TableState } from './table-protocol';
 import { TableOrder, type TableRow } from './table-rows';
 import { tableBanner, tableTitle } from './table-text';
 import { rowView, type RowDrawing } from './row-view';
+import { RowPrePrinter } from './row-pre-printer';
 import type { TableModelOptions } from './table-model-options';
 
 export type { TableModelOptions } from './table-model-options';
@@ -55,6 +56,7 @@ export class TableModel implements Disposable {
   private timer: TimerHandle | undefined;
   private fadeTimer: TimerHandle | undefined;
   private showing: Disposable | undefined;
+  private readonly prePrinter: RowPrePrinter<TableRow>;
   private visible = false;
   private disposed = false;
   /** Keys of rows fading out (deleted, not yet gone). */
@@ -68,6 +70,7 @@ export class TableModel implements Disposable {
     private readonly options: TableModelOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
+    this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), (row) => row.cells !== undefined, (row) => this.printed(row));
     this.namespace = scope.namespace;
     this.prefs = options.columnPrefs;
     this.filterText = scope.filter ?? '';
@@ -155,6 +158,7 @@ export class TableModel implements Disposable {
   setVisible(visible: boolean): void {
     if (visible === this.visible) return;
     this.visible = visible;
+    this.prePrinter.setRunning(visible);
     this.reshow();
   }
 
@@ -214,6 +218,7 @@ export class TableModel implements Disposable {
     this.fadeTimer?.cancel();
     this.timer = undefined;
     this.fadeTimer = undefined;
+    this.prePrinter.stop();
     this.showing?.dispose();
     this.showing = undefined;
     this.listeners.clear();
@@ -221,7 +226,7 @@ export class TableModel implements Disposable {
 
   /** Timers and showings held now (0 once disposed or idle): for leak tests. */
   get openHandles(): number {
-    return (this.timer ? 1 : 0) + (this.fadeTimer ? 1 : 0) + (this.showing ? 1 : 0);
+    return (this.timer ? 1 : 0) + (this.fadeTimer ? 1 : 0) + (this.showing ? 1 : 0) + this.prePrinter.openHandles;
   }
 
   // ---- rows ----
@@ -349,6 +354,7 @@ export class TableModel implements Disposable {
     const keep = new Set(objects.map((o) => this.keyOf(entryId, o)));
     for (const row of [...this.rows.values()]) if (row.entryId === entryId && !keep.has(row.key) && row.deletedAt === undefined) this.drop(row.key);
     for (const obj of objects) this.upsert(entryId, obj, true);
+    if (this.visible) this.prePrinter.start();
     this.reshow();
   }
 

@@ -86,4 +86,20 @@ describe('table natural order', () => {
     const sorted = ['web-10', 'Web-2', 'web-002b', 'api', 'web-2a', 'web', 'team-0100', 'team-0099'].sort(naturalCompare);
     assert.deepEqual(sorted, ['api', 'team-0099', 'team-0100', 'web', 'Web-2', 'web-2a', 'web-002b', 'web-10']);
   });
+
+  it('a natural key in plain string order sorts as the natural comparison does: 20,000 random pairs, digit runs of 1 to 25 digits with leading zeros, case, punctuation on both sides of the digits', async () => {
+    const { naturalCompare, naturalKey } = await import('../../../src/ui/table');
+    const { seededRandom } = await import('../../../src/base');
+    const random = seededRandom(30);
+    const pieces = ['web', 'Web', 'WEB', 'a', 'z', '-', '.', ':', '_', '~', ' ', '/', 'é', '0', '00', '7', '9', '10', '0099', '12345678901', '1234567890123456789012345'];
+    const text = () => Array.from({ length: 1 + Math.floor(random() * 5) }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+    const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
+    for (let i = 0; i < 20_000; i++) {
+      const a = text();
+      const b = text();
+      const ka = naturalKey(a);
+      const kb = naturalKey(b);
+      assert.equal(sign(ka < kb ? -1 : ka > kb ? 1 : 0), sign(naturalCompare(a, b)), `${JSON.stringify(a)} vs ${JSON.stringify(b)}: keys ${JSON.stringify(ka)} and ${JSON.stringify(kb)}`);
+    }
+  });
 });

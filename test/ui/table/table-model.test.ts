@@ -124,6 +124,35 @@ describe('table view model', () => {
     assert.equal(s.all, 5);
   });
 
+  it('prints the rows in the background while shown, a slice per timer, so a sort by a printed column prints nothing more; hidden or disposed, no timer is left', () => {
+    const clock = new ManualClock();
+    const source = new FakeTableSource();
+    for (let i = 0; i < 2500; i++) source.put(pod(`p-${String(i).padStart(4, '0')}`, { restarts: i % 7 }));
+    const model = new TableModel(source, SCOPE, { clock });
+    const printed = () => [...source.objects.values()].filter((o) => model.row(`e1/default/${o.metadata.name}`)?.cells !== undefined).length;
+    assert.equal(printed(), 0, 'opening prints nothing');
+    clock.advance(100);
+    assert.equal(clock.pending(), 0, 'the first change told');
+    model.setVisible(true);
+    assert.equal(model.openHandles >= 1, true, 'a slice is due');
+    clock.fireNext();
+    assert.equal(printed(), 1000, 'one slice');
+    model.setVisible(false);
+    assert.equal(clock.pending(), 0, 'hidden: no slice due');
+    model.setVisible(true);
+    clock.fireNext();
+    clock.fireNext();
+    assert.equal(printed(), 2500, 'shown again, the rest, skipping the printed');
+    assert.equal(clock.pending(), 0, 'done: no timer left');
+    model.setSort({ column: 'restarts', descending: true });
+    assert.equal(model.snapshot().rows[0].cells[column(model.snapshot(), 'restarts')], '6');
+    model.setVisible(false);
+    model.setVisible(true);
+    model.dispose();
+    assert.equal(model.openHandles, 0);
+    assert.equal(clock.pending(), 0);
+  });
+
   it('notifies at most once per throttle window, and leaves nothing behind when disposed', () => {
     const { model, source, clock, changes } = setup({ throttleMs: 100 });
     for (let i = 0; i < 50; i++) source.put(pod(`x-${i}`));

@@ -97,8 +97,8 @@ describe('[real] outages (kube-apiserver stopped, or unreachable behind a relay)
 
   /**
    * Three watches of one cluster with the product's backoff (800 ms doubling to 30 s) behind a
-   * relay that resets every connection for `downMs` of real time while the objects change, then
-   * passes again. Measured from the relay's reopening to each watch's new watch response: the
+   * relay that resets every connection for at least `downMs` of real time while the objects
+   * change (longer until some watch's own retry is 6 s away), then passes again. Measured from the relay's reopening to each watch's new watch response: the
    * engine's recovery, which F50 bounds at 3 s; allowed here 5 s on a loaded machine (without the
    * probe it was 11 to 12 s after 20 s, up to 30 s after minutes).
    */
@@ -117,6 +117,10 @@ describe('[real] outages (kube-apiserver stopped, or unreachable behind a relay)
     await new Promise((resolve) => setTimeout(resolve, downMs / 2));
     for (const w of r.watches) await w.objects.update('cm-0', 'during-outage'); // straight to the server, not through the relay
     await new Promise((resolve) => setTimeout(resolve, downMs / 2));
+    // The outage goes on until some watch's own next retry is at least 6 s away (its jittered
+    // backoff may have just fired): only then does a watch back within 5 s show the probe woke it.
+    const ownRetryIn = (w: (typeof r.watches)[number]) => (w.lifecycle.filter((e): e is Backoff => e.type === 'backoff').at(-1)?.retryAt ?? 0) - Date.now();
+    await until(() => r.watches.some((w) => ownRetryIn(w) >= 6000), () => `some watch's own retry 6 s away (${r.watches.map((w) => Math.round(ownRetryIn(w))).join(', ')} ms)`, 60_000);
     assert.ok(r.watches.every((w) => ['unreachable', 'backing-off'].includes(w.informer.state.phase)), `every watch waiting out its backoff (${r.phases()})`);
     const probes = reach.probesStarted - probes0;
     const accepted = r.relay!.accepted - accepted0;

@@ -67,12 +67,12 @@ export function columnView(column: TableColumn, hidden: boolean): ColumnView {
 export function rowSortKey(row: TableRow, column: TableColumn, context: string): SortKey {
   switch (column.source) {
     case 'namespace':
-      return naturalKey(row.namespace);
+      return (row.namespaceKey ??= naturalKey(row.namespace));
     case 'extra':
       return column.extra.cell(context, row.object).sortValue;
     case 'printer': {
       // NAME is the object's name: no need to print the row for it.
-      if (column.header === 'NAME' && column.cell === 0) return sortKeyOf(row.name, column.kind);
+      if (column.header === 'NAME' && column.cell === 0) return (row.nameKey ??= naturalKey(row.name));
       if (column.header === 'AGE') {
         const created = Date.parse(row.object.metadata.creationTimestamp ?? '');
         return Number.isNaN(created) ? undefined : -created;

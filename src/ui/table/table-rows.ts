@@ -15,6 +15,9 @@ export interface TableRow extends FilterableRow {
   labels: Readonly<Record<string, string>>;
   /** The key of the sort column, as last placed in the order. */
   sortKey: SortKey;
+  /** The name's and namespace's natural keys, made once (neither ever changes). */
+  nameKey?: string;
+  namespaceKey?: string;
   /** When the object went (clock ms): the row fades, then leaves. */
   deletedAt?: number;
   /** When it came, until the page has been told. */

@@ -91,11 +91,21 @@ function enqueue(s: TableSnapshot): void {
   queued = s;
 }
 
+/**
+ * Each snapshot drawn (the last 500): when (Date.now()), its row count, filter and sort. Read by
+ * the benchmark (B15) as `window.__kwTableDraws` after the fact, so it times a change without
+ * polling the page while it works.
+ */
+const draws: { at: number; total: number; filter: string; sort: string }[] = [];
+(window as unknown as { __kwTableDraws: typeof draws }).__kwTableDraws = draws;
+
 function render(s: TableSnapshot): void {
   const t0 = performance.now();
   draw(s);
   renderMs.push(performance.now() - t0);
   if (renderMs.length > 500) renderMs.shift();
+  draws.push({ at: Date.now(), total: s.total, filter: s.filter, sort: s.sort ? `${s.sort.column}${s.sort.descending ? ' descending' : ''}` : '' });
+  if (draws.length > 500) draws.shift();
 }
 
 /** The `:` suggestions as last filled. */

@@ -351,8 +351,8 @@ export class TableModel implements Disposable {
   /** Every object of an entry from its informer's cache, replacing what the table had of it. */
   private loadEntry(entryId: string): void {
     const objects = this.source.entry(entryId)?.informer?.list() ?? [];
-    const keep = new Set(objects.map((o) => this.keyOf(entryId, o)));
-    for (const row of [...this.rows.values()]) if (row.entryId === entryId && !keep.has(row.key) && row.deletedAt === undefined) this.drop(row.key);
+    const keep = this.rows.size > 0 ? new Set(objects.map((o) => this.keyOf(entryId, o))) : undefined;
+    if (keep) for (const row of [...this.rows.values()]) if (row.entryId === entryId && !keep.has(row.key) && row.deletedAt === undefined) this.drop(row.key);
     for (const obj of objects) this.upsert(entryId, obj, true);
     if (this.visible) this.prePrinter.start();
     this.reshow();

@@ -82,6 +82,12 @@ export function rowSortKey(row: TableRow, column: TableColumn, context: string):
   }
 }
 
+/** Makes a row's name and namespace keys ahead of a sort by them (the background printer calls it). */
+export function warmSortKeys(row: TableRow): void {
+  row.nameKey ??= naturalKey(row.name);
+  row.namespaceKey ??= naturalKey(row.namespace);
+}
+
 /** The ids of kubectl's columns whose cell differs (durations aside: they follow from time). */
 export function changedColumns(columns: readonly TableColumn[], before: readonly string[], after: readonly string[]): string[] {
   const ids: string[] = [];

@@ -5,9 +5,9 @@ import { crdPrinterColumns, printerKind, printObject } from '../printers';
 import type { WatchTreeSource } from '../tree/tree-source';
 import { parseRowFilter } from './row-filter';
 import type { SortKey } from './sort-key';
-import { arrangeColumns, changedColumns, columnView, rowSortKey, tableColumns, type ColumnPrefs, type TableColumn } from './table-columns';
+import { arrangeColumns, changedColumns, columnView, rowSortKey, tableColumns, warmSortKeys, type ColumnPrefs, type TableColumn } from './table-columns';
 import type { RowView, TableSnapshot, TableState } from './table-protocol';
-import { TableOrder, type TableRow } from './table-rows';
+import { namespacesOf, TableOrder, type TableRow } from './table-rows';
 import { tableBanner, tableTitle } from './table-text';
 import { rowView, type RowDrawing } from './row-view';
 import { RowPrePrinter } from './row-pre-printer';
@@ -70,7 +70,10 @@ export class TableModel implements Disposable {
     private readonly options: TableModelOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
-    this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), (row) => row.cells !== undefined, (row) => this.printed(row));
+    this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), (row) => row.cells !== undefined, (row) => {
+      this.printed(row);
+      warmSortKeys(row);
+    });
     this.namespace = scope.namespace;
     this.prefs = options.columnPrefs;
     this.filterText = scope.filter ?? '';
@@ -426,13 +429,7 @@ export class TableModel implements Disposable {
 
   private namespaces(): string[] {
     if (this.entries()[0]?.type?.namespaced === false) return [];
-    if (!this.namespaceList) {
-      const set = new Set<string>();
-      for (const row of this.rows.values()) set.add(row.namespace);
-      for (const e of this.entries()) if (e.namespace) set.add(e.namespace);
-      this.namespaceList = [...set].sort();
-    }
-    return this.namespaceList;
+    return (this.namespaceList ??= namespacesOf(this.rows.values(), this.entries()));
   }
 
   private paused(): boolean {

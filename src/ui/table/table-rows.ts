@@ -147,6 +147,14 @@ export class TableOrder {
   }
 }
 
+/** The namespaces of the rows and of the entries watching one namespace, sorted. */
+export function namespacesOf(rows: Iterable<TableRow>, entries: readonly { namespace?: string }[]): string[] {
+  const set = new Set<string>();
+  for (const row of rows) set.add(row.namespace);
+  for (const e of entries) if (e.namespace) set.add(e.namespace);
+  return [...set].sort();
+}
+
 /** The tie order: namespace, name, then key (total: keys are unique). */
 function compareIdentity(a: TableRow, b: TableRow): number {
   return a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;

@@ -38,6 +38,7 @@ import { chainDecorators } from './ui/metrics';
 import { pluralOf } from './ui/overview';
 import { registerTables } from './vscode/table/table-commands';
 import { contextNamedColumns, managerContextNames } from './ui/table/context-named-columns';
+import { resolveKindOnServer } from './ui/table/kind-resolver';
 
 /**
  * Wiring only. The manager turns settings into informers; every adapter observes it. Everything
@@ -106,7 +107,7 @@ export function activate(context: vscode.ExtensionContext): KubeWatchApi {
   const describe = registerDescribeDocuments(manager, clock, { stalenessOf: (id) => tree.model.stalenessOf(id), extraLines: metrics.describeLines });
   let paused = false;
   const contextNames = managerContextNames(manager);
-  const tables = registerTables(manager, clock, context.globalState, context.extensionUri, { stalenessOf: (id) => tree.model.stalenessOf(id), isPaused: () => paused, decorator: actions.rows, extra: contextNamedColumns(metrics.columns, contextNames), typesOf: (c) => tree.resources.catalog.state(c).groups?.flatMap((g) => g.types) ?? [] });
+  const tables = registerTables(manager, clock, context.globalState, context.extensionUri, { stalenessOf: (id) => tree.model.stalenessOf(id), isPaused: () => paused, decorator: actions.rows, extra: contextNamedColumns(metrics.columns, contextNames), typesOf: (c) => tree.resources.catalog.state(c).groups?.flatMap((g) => g.types) ?? [], resolveKind: (c, text) => resolveKindOnServer(manager, c, text) });
   // A count of the overview opens its kind's table (the tree's row when the context has no name yet).
   const openKind = (target: KindTarget) => {
     const name = contextNames.nameOf(target.context);

@@ -9,3 +9,4 @@ export * from './table-rows';
 export * from './table-text';
 export * from './kind-lookup';
 export * from './row-view';
+export * from './kind-resolver';

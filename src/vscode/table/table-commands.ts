@@ -22,6 +22,8 @@ export interface TablesOptions {
   extra?: ExtraColumnSource;
   /** Types the server offers on a context (discovery), for `:` beyond the watched ones. */
   typesOf?: (context: string) => readonly ResourceType[];
+  /** A `:` spelling neither knows, resolved through the context's discovery (a CRD's short name). */
+  resolveKind?: (context: string, text: string) => Promise<ResourceType | undefined>;
 }
 
 export interface TablesRegistration extends vscode.Disposable {
@@ -68,9 +70,9 @@ export function registerTables(manager: TableSource, clock: Clock, memento: vsco
   const host: TablePanelHost = {
     saveColumns: (key, prefs) => void memento.update(COLUMNS_KEY, { ...memento.get<Record<string, ColumnPrefs>>(COLUMNS_KEY, {}), [key]: prefs }),
     kinds: (model) => kindSuggestions(watchedTypes(model.scope.context)),
-    goto: (model, text) => {
+    goto: async (model, text) => {
       const context = model.scope.context;
-      const type = lookupKind(text, [...watchedTypes(context), ...(options.typesOf?.(context) ?? [])]);
+      const type = lookupKind(text, [...watchedTypes(context), ...(options.typesOf?.(context) ?? [])]) ?? (await options.resolveKind?.(context, text));
       if (!type) {
         void vscode.window.showWarningMessage(`No kind "${text.replace(/^:/, '').trim()}" on ${context || 'this context'}: try pods, deploy, svc, or a resource's plural name.`);
         return;

@@ -19,7 +19,7 @@ export const ACTION_COMMANDS: Record<TableAction, string> = {
 /** What a panel asks of the registration: remembered columns, and going to another kind. */
 export interface TablePanelHost {
   saveColumns(key: string, prefs: ColumnPrefs): void;
-  goto(from: TableModel, text: string): void;
+  goto(from: TableModel, text: string): Promise<void>;
   kinds(from: TableModel): readonly string[];
 }
 
@@ -137,7 +137,7 @@ export class TablePanel implements vscode.Disposable {
         this.run(m.action, m.key);
         return;
       case 'goto':
-        this.host.goto(model, m.text);
+        void this.host.goto(model, m.text);
         return;
       default:
         return;

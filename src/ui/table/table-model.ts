@@ -10,6 +10,7 @@ import type { RowView, TableSnapshot, TableState } from './table-protocol';
 import { namespacesOf, TableOrder, type TableRow } from './table-rows';
 import { tableBanner, tableTitle } from './table-text';
 import { rowView, type RowDrawing } from './row-view';
+import { RowFades } from './row-fades';
 import { RowPrePrinter } from './row-pre-printer';
 import type { TableModelOptions } from './table-model-options';
 
@@ -54,13 +55,14 @@ export class TableModel implements Disposable {
   private prefs: ColumnPrefs | undefined;
   private viewport: Viewport = { start: 0, count: 50 };
   private timer: TimerHandle | undefined;
-  private fadeTimer: TimerHandle | undefined;
   private showing: Disposable | undefined;
   private readonly prePrinter: RowPrePrinter<TableRow>;
   private visible = false;
   private disposed = false;
-  /** Keys of rows fading out (deleted, not yet gone). */
-  private readonly fading = new Set<string>();
+  /** Rows fading out (deleted, not yet gone). */
+  private readonly fading: RowFades;
+  /** Changes so far: a snapshot taken after the last one needs no other (`revision`). */
+  private changes = 0;
   /** Namespaces of the rows, recomputed when rows came or went. */
   private namespaceList: string[] | undefined;
 
@@ -70,6 +72,7 @@ export class TableModel implements Disposable {
     private readonly options: TableModelOptions = {},
   ) {
     this.clock = options.clock ?? systemClock;
+    this.fading = new RowFades(this.clock, options.fadeMs ?? 2000, (key) => this.rows.get(key)?.deletedAt, (key) => this.drop(key), () => this.changed());
     this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), (row) => row.cells !== undefined, (row) => {
       this.printed(row);
       warmSortKeys(row);
@@ -99,6 +102,11 @@ export class TableModel implements Disposable {
   onDidChange(listener: () => void): Disposable {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** Counts the changes: equal before and after, nothing a snapshot shows has changed but the time. */
+  get revision(): number {
+    return this.changes;
   }
 
   /** The state to restore the panel with. */
@@ -218,9 +226,8 @@ export class TableModel implements Disposable {
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
     this.timer?.cancel();
-    this.fadeTimer?.cancel();
+    this.fading.dispose();
     this.timer = undefined;
-    this.fadeTimer = undefined;
     this.prePrinter.stop();
     this.showing?.dispose();
     this.showing = undefined;
@@ -229,7 +236,7 @@ export class TableModel implements Disposable {
 
   /** Timers and showings held now (0 once disposed or idle): for leak tests. */
   get openHandles(): number {
-    return (this.timer ? 1 : 0) + (this.fadeTimer ? 1 : 0) + (this.showing ? 1 : 0) + this.prePrinter.openHandles;
+    return (this.timer ? 1 : 0) + this.fading.openHandles + (this.showing ? 1 : 0) + this.prePrinter.openHandles;
   }
 
   // ---- rows ----
@@ -291,7 +298,6 @@ export class TableModel implements Disposable {
     row.deletedAt = this.clock.now();
     row.object = obj;
     this.fading.add(row.key);
-    this.scheduleFade();
     this.changed();
   }
 
@@ -302,24 +308,6 @@ export class TableModel implements Disposable {
     this.fading.delete(key);
     this.order.remove(row);
     this.namespaceList = undefined;
-  }
-
-  private scheduleFade(): void {
-    if (this.fadeTimer || this.disposed) return;
-    const fadeMs = this.options.fadeMs ?? 2000;
-    let due = Number.POSITIVE_INFINITY;
-    for (const key of this.fading) due = Math.min(due, (this.rows.get(key)?.deletedAt ?? Number.POSITIVE_INFINITY) + fadeMs);
-    if (!Number.isFinite(due)) return;
-    this.fadeTimer = this.clock.setTimer(() => {
-      this.fadeTimer = undefined;
-      const now = this.clock.now();
-      for (const key of [...this.fading]) {
-        const at = this.rows.get(key)?.deletedAt;
-        if (at === undefined || now - at >= fadeMs) this.drop(key);
-      }
-      this.scheduleFade();
-      this.changed();
-    }, Math.max(0, due - this.clock.now()));
   }
 
   // ---- entries ----
@@ -437,6 +425,7 @@ export class TableModel implements Disposable {
   }
 
   private changed(): void {
+    this.changes++;
     if (this.timer || this.disposed) return;
     this.timer = this.clock.setTimer(() => {
       this.timer = undefined;

@@ -34,6 +34,8 @@ export class TablePanel implements vscode.Disposable {
   private modelSubscription: { dispose(): void } | undefined;
   private tick: TimerHandle | undefined;
   private disposed = false;
+  /** The model's revision the page was last sent: its throttled notice after an answer already sent sends nothing more. */
+  private postedRevision = -1;
 
   constructor(
     readonly panel: vscode.WebviewPanel,
@@ -64,6 +66,7 @@ export class TablePanel implements vscode.Disposable {
   /** Sends the current snapshot now (while the page is shown). */
   post(): void {
     if (this.disposed || !this.panel.visible) return;
+    this.postedRevision = this.model.revision;
     const message: HostMessage = { ...this.model.snapshot(), kinds: this.host.kinds(this.model) };
     void this.panel.webview.postMessage(message);
     this.scheduleTick();
@@ -94,7 +97,9 @@ export class TablePanel implements vscode.Disposable {
     this.panel.title = this.model.snapshot().title;
     this.model.setVisible(this.panel.visible);
     this.modelSubscription?.dispose();
-    this.modelSubscription = this.model.onDidChange(() => this.post());
+    this.modelSubscription = this.model.onDidChange(() => {
+      if (this.model.revision !== this.postedRevision) this.post();
+    });
   }
 
   /** While a watch is stale, the time since counts on: a snapshot each second. */

@@ -155,8 +155,12 @@ describe('table view model', () => {
 
   it('notifies at most once per throttle window, and leaves nothing behind when disposed', () => {
     const { model, source, clock, changes } = setup({ throttleMs: 100 });
+    const before = model.revision;
     for (let i = 0; i < 50; i++) source.put(pod(`x-${i}`));
     assert.equal(changes(), 0);
+    assert.equal(model.revision, before + 50, 'each change counted, though told once');
+    model.snapshot();
+    assert.equal(model.revision, before + 50, 'a snapshot changes nothing');
     clock.advance(100);
     assert.equal(changes(), 1);
     source.delete('default', 'x-1');

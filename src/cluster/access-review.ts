@@ -158,7 +158,8 @@ export class AccessReviewCache implements Disposable {
 
   /**
    * Forgets everything (a context switch, new credentials), or, after a 403 on `query`, what it
-   * contradicts: every answer about that resource in that namespace, and that namespace's rules.
+   * contradicts: every answer about that resource in that namespace and in all namespaces (a grant
+   * everywhere is one in that namespace too), and that namespace's rules.
    * Reviews in flight finish but are not stored.
    */
   invalidate(query?: AccessQuery): void {
@@ -168,7 +169,11 @@ export class AccessReviewCache implements Disposable {
       this.ruleLists.clear();
     } else {
       const scope = scopeKey(query);
-      for (const key of [...this.answers.keys()]) if (scopeKey(queryOfKey(key)) === scope) this.answers.delete(key);
+      const everywhere = scopeKey({ ...query, namespace: undefined });
+      for (const key of [...this.answers.keys()]) {
+        const of = scopeKey(queryOfKey(key));
+        if (of === scope || of === everywhere) this.answers.delete(key);
+      }
       // Cluster-wide rules are in every namespace's list.
       if (query.namespace) this.ruleLists.delete(query.namespace);
       else this.ruleLists.clear();

@@ -91,6 +91,16 @@ describe('Access review: what the user may do, asked of the server and cached pe
         assert.deepEqual(changes, [DELETE_POD, DELETE_POD], 'forgotten, then learned again');
       });
 
+      it(`(${label}) a 403 in one namespace also forgets the answer for all namespaces of that resource (a grant everywhere is one there too), not other resources'`, async () => {
+        cache = new AccessReviewCache(transport);
+        const everywhere: AccessQuery = { verb: 'delete', group: '', resource: 'pods' };
+        assert.equal((await cache.can(everywhere)).allowed, true);
+        assert.equal((await cache.can(SCALE_WEB)).allowed, true);
+        cache.invalidate(DELETE_POD);
+        assert.equal(cache.peek(everywhere), undefined, 'the all-namespaces answer is contradicted');
+        assert.equal(cache.peek(SCALE_WEB)?.allowed, true, 'another resource keeps its answer');
+      });
+
       it(`(${label}) a rules review lists what may be done in a namespace; RBAC's matching reads it`, async () => {
         server.access.setRules([
           { verbs: ['get', 'list', 'watch'], apiGroups: ['*'], resources: ['*'] },

@@ -73,10 +73,10 @@ export class TableModel implements Disposable {
   ) {
     this.clock = options.clock ?? systemClock;
     this.fading = new RowFades(this.clock, options.fadeMs ?? 2000, (key) => this.rows.get(key)?.deletedAt, (key) => this.drop(key), () => this.changed());
-    this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), (row) => row.cells !== undefined, (row) => {
-      this.printed(row);
-      warmSortKeys(row);
-    });
+    this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), [
+      { done: (row) => row.nameKey !== undefined && row.namespaceKey !== undefined, run: warmSortKeys, slice: 10_000 },
+      { done: (row) => row.cells !== undefined, run: (row) => this.printed(row), slice: 1000 },
+    ]);
     this.namespace = scope.namespace;
     this.prefs = options.columnPrefs;
     this.filterText = scope.filter ?? '';

@@ -62,9 +62,11 @@ export class TableOrder {
     this.pending.clear();
     this.gone.clear();
     const all = [...rows];
-    this.keyless = all.every((r) => r.sortKey === undefined);
     if (!this.tieOrder || this.tieOrder.length !== all.length) this.tieOrder = all.sort(compareIdentity);
-    this.sorted = this.tieOrder.slice().sort((a, b) => this.compareKeys(a, b));
+    const kinds = keyKinds(this.tieOrder);
+    this.keyless = kinds === 'none';
+    // Arrays here are replaced, never changed in place, so the sorted rows may be the tie order itself.
+    this.sorted = this.keyless ? this.tieOrder : this.tieOrder.slice().sort(sameKindComparator(kinds, descending) ?? ((a, b) => this.compareKeys(a, b)));
     this.shown = undefined;
   }
 
@@ -145,6 +147,34 @@ export class TableOrder {
     const c = compareKeys(x, y);
     return this.descending ? -c : c;
   }
+}
+
+/** What the rows' sort keys are: none, all text, all numbers, or a mix (some empty among them). */
+function keyKinds(rows: readonly TableRow[]): 'none' | 'strings' | 'numbers' | 'mixed' {
+  let strings = 0;
+  let numbers = 0;
+  for (const row of rows) {
+    const t = typeof row.sortKey;
+    if (t === 'string') strings++;
+    else if (t === 'number') numbers++;
+  }
+  if (strings + numbers === 0) return 'none';
+  if (strings === rows.length) return 'strings';
+  return numbers === rows.length ? 'numbers' : 'mixed';
+}
+
+/**
+ * A comparator of keys all of one kind, without the general one's checks (a sort of 100,000 rows
+ * calls it some 1.7 million times); undefined for a mix, which the general one orders.
+ */
+function sameKindComparator(kinds: ReturnType<typeof keyKinds>, descending: boolean): ((a: TableRow, b: TableRow) => number) | undefined {
+  if (kinds === 'strings') {
+    return descending
+      ? (a, b) => ((a.sortKey as string) < (b.sortKey as string) ? 1 : (a.sortKey as string) > (b.sortKey as string) ? -1 : 0)
+      : (a, b) => ((a.sortKey as string) < (b.sortKey as string) ? -1 : (a.sortKey as string) > (b.sortKey as string) ? 1 : 0);
+  }
+  if (kinds === 'numbers') return descending ? (a, b) => (b.sortKey as number) - (a.sortKey as number) : (a, b) => (a.sortKey as number) - (b.sortKey as number);
+  return undefined;
 }
 
 /** The namespaces of the rows and of the entries watching one namespace, sorted. */

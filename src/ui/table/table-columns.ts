@@ -63,7 +63,12 @@ export function columnView(column: TableColumn, hidden: boolean): ColumnView {
   return { id: column.id, header: column.header, numeric, hidden };
 }
 
-/** A row's key for sorting by `column`: AGE by the creation time itself (so it never drifts), borrowed columns by their `sortValue`. */
+/**
+ * A row's key for sorting by `column`: AGE by the creation time itself (so it never drifts),
+ * borrowed columns by their `sortValue`. Keys of the name, namespace, creation time and printed
+ * cells are made once and kept on the row until what they come from changes (the model clears
+ * them), so sorting by a column again, or after the background preparation, only compares.
+ */
 export function rowSortKey(row: TableRow, column: TableColumn, context: string): SortKey {
   switch (column.source) {
     case 'namespace':
@@ -74,18 +79,26 @@ export function rowSortKey(row: TableRow, column: TableColumn, context: string):
       // NAME is the object's name: no need to print the row for it.
       if (column.header === 'NAME' && column.cell === 0) return (row.nameKey ??= naturalKey(row.name));
       if (column.header === 'AGE') {
-        const created = Date.parse(row.object.metadata.creationTimestamp ?? '');
-        return Number.isNaN(created) ? undefined : -created;
+        const key = (row.ageKey ??= -Date.parse(row.object.metadata.creationTimestamp ?? ''));
+        return Number.isNaN(key) ? undefined : key;
       }
-      return sortKeyOf(row.cells?.[column.cell] ?? '', column.kind);
+      const keys = (row.cellKeys ??= []);
+      // An empty cell's key is undefined and made again each time: that is quick (the empty texts are a set).
+      return (keys[column.cell] ??= sortKeyOf(row.cells?.[column.cell] ?? '', column.kind)) as SortKey;
     }
   }
 }
 
-/** Makes a row's name and namespace keys ahead of a sort by them (the background printer calls it). */
+/** Makes a row's name, namespace and creation-time keys ahead of a sort by them (the background preparation's quick pass). */
 export function warmSortKeys(row: TableRow): void {
   row.nameKey ??= naturalKey(row.name);
   row.namespaceKey ??= naturalKey(row.namespace);
+  row.ageKey ??= -Date.parse(row.object.metadata.creationTimestamp ?? '');
+}
+
+/** Makes the keys of a printed row's cells for every printed column (the background preparation's slow pass). */
+export function warmCellKeys(row: TableRow, columns: readonly TableColumn[], context: string): void {
+  for (const column of columns) if (column.source === 'printer') rowSortKey(row, column, context);
 }
 
 /** The ids of kubectl's columns whose cell differs (durations aside: they follow from time). */

@@ -18,6 +18,10 @@ export interface TableRow extends FilterableRow {
   /** The name's and namespace's natural keys, made once (neither ever changes). */
   nameKey?: string;
   namespaceKey?: string;
+  /** Minus the creation time (NaN when unreadable), until the object changes. */
+  ageKey?: number;
+  /** The printed cells' sort keys, by cell, as far as made; cleared with new cells. */
+  cellKeys?: unknown[];
   /** When the object went (clock ms): the row fades, then leaves. */
   deletedAt?: number;
   /** When it came, until the page has been told. */
@@ -169,9 +173,10 @@ function keyKinds(rows: readonly TableRow[]): 'none' | 'strings' | 'numbers' | '
  */
 function sameKindComparator(kinds: ReturnType<typeof keyKinds>, descending: boolean): ((a: TableRow, b: TableRow) => number) | undefined {
   if (kinds === 'strings') {
+    // Equal keys first: a column of few values (STATUS, NODE) is mostly ties.
     return descending
-      ? (a, b) => ((a.sortKey as string) < (b.sortKey as string) ? 1 : (a.sortKey as string) > (b.sortKey as string) ? -1 : 0)
-      : (a, b) => ((a.sortKey as string) < (b.sortKey as string) ? -1 : (a.sortKey as string) > (b.sortKey as string) ? 1 : 0);
+      ? (a, b) => (a.sortKey === b.sortKey ? 0 : (a.sortKey as string) < (b.sortKey as string) ? 1 : -1)
+      : (a, b) => (a.sortKey === b.sortKey ? 0 : (a.sortKey as string) < (b.sortKey as string) ? -1 : 1);
   }
   if (kinds === 'numbers') return descending ? (a, b) => (b.sortKey as number) - (a.sortKey as number) : (a, b) => (a.sortKey as number) - (b.sortKey as number);
   return undefined;

@@ -67,7 +67,7 @@ export function columnView(column: TableColumn, hidden: boolean): ColumnView {
  * A row's key for sorting by `column`: AGE by the creation time itself (so it never drifts),
  * borrowed columns by their `sortValue`. Keys of the name, namespace, creation time and printed
  * cells are made once and kept on the row until what they come from changes (the model clears
- * them), so sorting by a column again, or after the background preparation, only compares.
+ * them), so sorting by a column again only compares.
  */
 export function rowSortKey(row: TableRow, column: TableColumn, context: string): SortKey {
   switch (column.source) {
@@ -94,11 +94,6 @@ export function warmSortKeys(row: TableRow): void {
   row.nameKey ??= naturalKey(row.name);
   row.namespaceKey ??= naturalKey(row.namespace);
   row.ageKey ??= -Date.parse(row.object.metadata.creationTimestamp ?? '');
-}
-
-/** Makes the keys of a printed row's cells for every printed column (the background preparation's slow pass). */
-export function warmCellKeys(row: TableRow, columns: readonly TableColumn[], context: string): void {
-  for (const column of columns) if (column.source === 'printer') rowSortKey(row, column, context);
 }
 
 /** The ids of kubectl's columns whose cell differs (durations aside: they follow from time). */

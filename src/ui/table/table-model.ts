@@ -5,7 +5,7 @@ import { crdPrinterColumns, printerKind, printObject } from '../printers';
 import type { WatchTreeSource } from '../tree/tree-source';
 import { parseRowFilter } from './row-filter';
 import type { SortKey } from './sort-key';
-import { arrangeColumns, changedColumns, columnView, rowSortKey, tableColumns, warmCellKeys, warmSortKeys, type ColumnPrefs, type TableColumn } from './table-columns';
+import { arrangeColumns, changedColumns, columnView, rowSortKey, tableColumns, warmSortKeys, type ColumnPrefs, type TableColumn } from './table-columns';
 import type { RowView, TableSnapshot, TableState } from './table-protocol';
 import { namespacesOf, TableOrder, type TableRow } from './table-rows';
 import { tableBanner, tableTitle } from './table-text';
@@ -75,7 +75,7 @@ export class TableModel implements Disposable {
     this.fading = new RowFades(this.clock, options.fadeMs ?? 2000, (key) => this.rows.get(key)?.deletedAt, (key) => this.drop(key), () => this.changed());
     this.prePrinter = new RowPrePrinter(this.clock, () => this.rows.values(), [
       { done: (row) => row.nameKey !== undefined && row.namespaceKey !== undefined, run: warmSortKeys, slice: 10_000 },
-      { done: (row) => row.cells !== undefined, run: (row) => warmCellKeys(this.printed(row), this.columns, this.scope.context), slice: 1000 },
+      { done: (row) => row.cells !== undefined, run: (row) => this.printed(row), slice: 500 },
     ]);
     this.namespace = scope.namespace;
     this.prefs = options.columnPrefs;

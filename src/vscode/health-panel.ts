@@ -1,5 +1,5 @@
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage } from './webview-page';
 import type { HealthRecorder } from '../health';
 import type { Clock } from '../base';
 import type { WatchEntry } from '../manager';
@@ -122,27 +122,15 @@ export function registerHealthPanel(manager: HealthPanelSource, recorder: Health
 
 /** The page: our stylesheets and nonce'd script from dist/webview, nothing else. */
 function html(webview: vscode.Webview, root: vscode.Uri): string {
-  const nonce = crypto.randomBytes(16).toString('base64');
-  const uri = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, file)).toString();
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('uPlot.min.css')}">
-<link rel="stylesheet" href="${uri('health-style.css')}">
-<title>Watch Health</title>
-</head>
-<body>
-<div class="toolbar"><h1>Watch Health</h1><span id="summary"></span><button id="copy" title="Put this summary on the clipboard as Markdown, for a bug report">Copy as Markdown</button></div>
+  return webviewPage(webview, root, {
+    title: 'Watch Health',
+    styles: ['uPlot.min.css', 'health-style.css'],
+    script: 'health.js',
+    body: `<div class="toolbar"><h1>Watch Health</h1><span id="summary"></span><button id="copy" title="Put this summary on the clipboard as Markdown, for a bug report">Copy as Markdown</button></div>
 <div id="legend"></div>
 <p id="empty" hidden>No watch has been recorded yet.</p>
-<main id="watches"></main>
-<script nonce="${nonce}" src="${uri('health.js')}"></script>
-</body>
-</html>`;
+<main id="watches"></main>`,
+  });
 }
 
 /** The entry a command argument names: a tree node with `entryId` or `entryIds`, or an id. */

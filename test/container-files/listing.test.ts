@@ -49,15 +49,15 @@ describe('container files: listings and the entry rules', () => {
   });
 
   it('X17 a listing whose only complaints are entries that vanished meanwhile (a busy /tmp, /proc) keeps what it printed; any other complaint fails it', () => {
-    assert.equal(onlyVanishedEntries("find: ‘/tmp/kw-streams-xbxYTK’: No such file or directory\n", '/tmp'), true, 'GNU find, typographic quotes');
+    assert.equal(onlyVanishedEntries("find: ‘/var/spool/kw-streams-xbxYTK’: No such file or directory\n", '/var/spool'), true, 'GNU find, typographic quotes');
     assert.equal(onlyVanishedEntries("find: '/proc/4242': No such file or directory\nfind: '/proc/4243': No such file or directory", '/proc/'), true, 'two, ASCII quotes, a trailing slash');
-    assert.equal(onlyVanishedEntries("ls: cannot access '/tmp/x': No such file or directory", '/tmp'), true, 'ls');
+    assert.equal(onlyVanishedEntries("ls: cannot access '/var/spool/x': No such file or directory", '/var/spool'), true, 'ls');
     assert.equal(onlyVanishedEntries("ls: cannot access '/proc': No such file or directory", '/'), true, 'a child of the root');
-    assert.equal(onlyVanishedEntries("find: ‘/tmp’: No such file or directory", '/tmp'), false, 'the folder itself missing is an error');
-    assert.equal(onlyVanishedEntries("find: ‘/tmp/a/b’: No such file or directory", '/tmp'), false, 'not a direct child');
-    assert.equal(onlyVanishedEntries("find: ‘/tmpx/a’: No such file or directory", '/tmp'), false, 'a sibling folder sharing a prefix');
-    assert.equal(onlyVanishedEntries("find: ‘/tmp/a’: No such file or directory\nfind: ‘/tmp/b’: Permission denied", '/tmp'), false, 'another complaint beside it');
-    assert.equal(onlyVanishedEntries('', '/tmp'), false, 'a failure without words');
+    assert.equal(onlyVanishedEntries("find: ‘/var/spool’: No such file or directory", '/var/spool'), false, 'the folder itself missing is an error');
+    assert.equal(onlyVanishedEntries("find: ‘/var/spool/a/b’: No such file or directory", '/var/spool'), false, 'not a direct child');
+    assert.equal(onlyVanishedEntries("find: ‘/var/spoolx/a’: No such file or directory", '/var/spool'), false, 'a sibling folder sharing a prefix');
+    assert.equal(onlyVanishedEntries("find: ‘/var/spool/a’: No such file or directory\nfind: ‘/var/spool/b’: Permission denied", '/var/spool'), false, 'another complaint beside it');
+    assert.equal(onlyVanishedEntries('', '/var/spool'), false, 'a failure without words');
   });
 
   it('a file URI carries its cluster entry, pod, container and path both ways', () => {

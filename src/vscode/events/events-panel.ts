@@ -1,5 +1,5 @@
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage } from '../webview-page';
 import type { Clock, TimerHandle } from '../../base';
 import type { EventsFeeds } from '../../events';
 import { defaultFilter, eventsSnapshot, type EventsFilter, type EventsSnapshot, type EventsSubjectFilter, type WebviewMessage } from '../../ui/events';
@@ -97,20 +97,11 @@ function panelTitle(context: string, subject: EventsSubjectFilter | undefined): 
 
 /** The page: our stylesheet and nonce'd script from dist/webview, nothing else (the Watch Health panel's CSP). */
 function html(webview: vscode.Webview, root: vscode.Uri): string {
-  const nonce = crypto.randomBytes(16).toString('base64');
-  const uri = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, file)).toString();
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('events-style.css')}">
-<title>Events</title>
-</head>
-<body>
-<div class="toolbar" role="search">
+  return webviewPage(webview, root, {
+    title: 'Events',
+    styles: ['events-style.css'],
+    script: 'events.js',
+    body: `<div class="toolbar" role="search">
 <h1>Events</h1>
 <input type="search" id="filter-text" placeholder="Filter: reason, message, object" aria-label="Filter events by text">
 <select id="filter-namespace" aria-label="Namespace"></select>
@@ -123,8 +114,6 @@ function html(webview: vscode.Webview, root: vscode.Uri): string {
 <table role="grid" aria-label="Events, warnings first, one row per object">
 <thead><tr role="row"><th role="columnheader">Object</th><th role="columnheader">Warnings</th><th role="columnheader">Count</th><th role="columnheader">Last seen</th></tr></thead>
 <tbody id="rows"></tbody>
-</table>
-<script nonce="${nonce}" src="${uri('events.js')}"></script>
-</body>
-</html>`;
+</table>`,
+  });
 }

@@ -1,5 +1,5 @@
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage } from '../webview-page';
 import type { Clock, Disposable, TimerHandle } from '../../base';
 import type { WatchConfig, WatchEntry } from '../../manager';
 import type { MetricsHub } from '../../metrics';
@@ -142,28 +142,17 @@ function specOf(arg: unknown): string | undefined {
 
 /** The page: our stylesheet and nonce'd script from dist/webview, nothing else. */
 function html(webview: vscode.Webview, root: vscode.Uri): string {
-  const nonce = crypto.randomBytes(16).toString('base64');
-  const uri = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, file)).toString();
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('overview-style.css')}">
-<title>Cluster Overview</title>
-</head>
-<body>
-<h1 id="title">Cluster overview</h1>
+  return webviewPage(webview, root, {
+    title: 'Cluster Overview',
+    styles: ['overview-style.css'],
+    script: 'overview.js',
+    body: `<h1 id="title">Cluster overview</h1>
 <p id="health" class="health"></p>
 <h2>Objects</h2>
 <div id="counts" role="list"></div>
 <h2 id="warnings-heading">Warnings in the last hour</h2>
 <div id="warnings"></div>
 <h2>Nodes</h2>
-<div id="nodes"></div>
-<script nonce="${nonce}" src="${uri('overview.js')}"></script>
-</body>
-</html>`;
+<div id="nodes"></div>`,
+  });
 }

@@ -1,5 +1,5 @@
-import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { webviewPage } from '../webview-page';
 import type { TimerHandle } from '../../base';
 import type { ColumnPrefs, HostMessage, TableAction, TableModel, WebviewMessage } from '../../ui/table';
 
@@ -162,20 +162,12 @@ export class TablePanel implements vscode.Disposable {
 
 /** The page: our stylesheet and nonce'd script from dist/webview, nothing else (the health panel's CSP). */
 function html(webview: vscode.Webview, root: vscode.Uri): string {
-  const nonce = crypto.randomBytes(16).toString('base64');
-  const uri = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(root, file)).toString();
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`].join('; ');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('table-style.css')}">
-<title>Table</title>
-</head>
-<body data-vscode-context='{"preventDefaultContextMenuItems": true}'>
-<div class="toolbar" role="toolbar" aria-label="Table">
+  return webviewPage(webview, root, {
+    title: 'Table',
+    styles: ['table-style.css'],
+    script: 'table.js',
+    bodyAttributes: `data-vscode-context='{"preventDefaultContextMenuItems": true}'`,
+    body: `<div class="toolbar" role="toolbar" aria-label="Table">
 <span id="title"></span>
 <select id="namespace" aria-label="Namespace" title="Namespace"></select>
 <input id="filter" type="text" aria-label="Filter rows" placeholder="Filter (/): text, /regex/, -l app=web, ! to negate" spellcheck="false">
@@ -191,8 +183,6 @@ function html(webview: vscode.Webview, root: vscode.Uri): string {
 <div id="help-box" class="dialog" role="dialog" aria-label="Keys" hidden></div>
 <div id="column-box" class="dialog" role="dialog" aria-label="Columns" hidden></div>
 <div id="goto" class="dialog" role="dialog" aria-label="Go to a kind" hidden><label>: <input id="goto-input" list="kinds" aria-label="Go to a kind (pods, deploy, svc…)" placeholder="pods, deploy, svc…" spellcheck="false"></label><datalist id="kinds"></datalist></div>
-<div id="live" class="sr-only" aria-live="polite"></div>
-<script nonce="${nonce}" src="${uri('table.js')}"></script>
-</body>
-</html>`;
+<div id="live" class="sr-only" aria-live="polite"></div>`,
+  });
 }

@@ -26,12 +26,20 @@ export class EditDocument {
     return this.editor.locator('.codelens-decoration > span, .codelens-decoration > a').evaluateAll((els) => els.map((e) => ((e as { innerText?: string }).innerText ?? '').replace(/\u00a0/g, ' ').trim()).filter((t) => t !== ''));
   }
 
-  /** Polls the lenses (from the top of the document, where they are) until `accept` holds. */
+  /**
+   * Polls the lenses (from the top of the document, where they are) until `accept` holds. It goes
+   * to the top at most every 5 s and only reads in between: a click and Ctrl+Home on every poll
+   * kept VS Code putting off drawing the lenses, so that none showed for as long as it polled.
+   */
   async waitForLens(what: string, accept: (lenses: string[]) => boolean, opts?: PollOptions): Promise<string[]> {
+    let toppedAt = Number.NEGATIVE_INFINITY;
     return poll(
       what,
       async () => {
-        await this.toTop();
+        if (Date.now() - toppedAt >= 5000) {
+          await this.toTop();
+          toppedAt = Date.now();
+        }
         return this.lenses();
       },
       accept,

@@ -59,6 +59,19 @@ describe('health panel view model', () => {
     recorder.dispose();
   });
 
+  it('X01 two snapshots in the same second: the second one\'s open spans reach its own now, not the first one\'s', async () => {
+    const { clock, recorder, model } = await started(['configmaps']);
+    clock.advance(5000 - (clock.now() % 1000));
+    const first = model.snapshot(clock.now());
+    clock.advance(400);
+    const second = model.snapshot(clock.now());
+    assert.equal(Math.floor(first.now / 1000), Math.floor(second.now / 1000), 'the same second');
+    assert.equal(first.watches[0].spans.at(-1)!.to, first.now);
+    assert.equal(second.watches[0].spans.at(-1)!.to, second.now, 'the band ends at the panel\'s clock');
+    assert.equal(second.watches[0].spans.at(-1)!.open, true);
+    recorder.dispose();
+  });
+
   it('the connection says HTTP/2 and the PING round trip when the stats carry them', () => {
     const stats = { lists: 0, relists: 0, watches: 0, expiries: 0, errors: 0, events: 0, objects: 0 };
     assert.equal(connectionText(stats), 'HTTP/1.1');

@@ -58,7 +58,7 @@ export class HealthViewModel {
         const entry = byId.get(track.id);
         const key = `${track.version}:${Math.floor(now / 1000)}:${windowMs}:${entry ? entrySignature(entry) : 'removed'}`;
         const hit = this.cache.get(track.id);
-        if (hit && hit.key === key) return hit.view;
+        if (hit && hit.key === key) return reachingNow(hit.view, now);
         const view = watchView(track, entry, now, windowMs);
         this.cache.set(track.id, { key, view });
         return view;
@@ -69,6 +69,13 @@ export class HealthViewModel {
     const from = Math.max(now - windowMs, Math.min(recorded, now - MIN_AXIS_MS));
     return { type: 'snapshot', now, windowMs, from, serial: ++this.serial, states: stateStyles(), watches, timeFormat: timeFormat() };
   }
+}
+
+/** A view made earlier in the same second, its open span reaching this snapshot's `now` (the band ends at the panel's clock). */
+function reachingNow(view: WatchHealthView, now: number): WatchHealthView {
+  const last = view.spans.at(-1);
+  if (!last?.open || last.to === now) return view;
+  return { ...view, spans: [...view.spans.slice(0, -1), { ...last, to: now }] };
 }
 
 function entrySignature(entry: WatchEntry): string {

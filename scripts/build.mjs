@@ -27,8 +27,8 @@ const common = {
 };
 
 /**
- * The Watch Health webview: a browser script (uPlot included) and its styles, in dist/webview/,
- * the only folder the webview may load from. uPlot's own stylesheet is copied beside ours.
+ * The webviews' scripts (Watch Health's with uPlot) and styles, in dist/webview/, which the pages
+ * carry inline. uPlot's own stylesheet is copied beside ours.
  */
 const webview = {
   bundle: true,
@@ -47,6 +47,12 @@ const webview = {
         build.onEnd(() => {
           fs.mkdirSync(`${out}/webview`, { recursive: true });
           fs.copyFileSync('node_modules/uplot/dist/uPlot.min.css', `${out}/webview/uPlot.min.css`);
+          // The pages carry these files inline (src/vscode/webview-page.ts), where `<!--` or `<script` could change how the HTML parser ends the element.
+          for (const f of fs.readdirSync(`${out}/webview`)) {
+            if (!/\.(js|css)$/.test(f)) continue;
+            const bad = /<!--|<script/i.exec(fs.readFileSync(`${out}/webview/${f}`, 'utf8'));
+            if (bad) throw new Error(`${out}/webview/${f} contains "${bad[0]}", which a page cannot carry inline`);
+          }
         });
       },
     },

@@ -77,8 +77,8 @@ serveRpc({
   openWatches(p: { label?: string }) {
     return server!.openWatches(p.label);
   },
-  churn(p: { perSecond: number; durationMs: number; logNamespace?: string }) {
-    return server!.churn(p.perSecond, p.durationMs, p.logNamespace);
+  churn(p: { perSecond: number; durationMs: number; logNamespace?: string; logShare?: number }) {
+    return server!.churn(p.perSecond, p.durationMs, p.logNamespace, p.logShare);
   },
   churnLog() {
     return server!.churnLog;

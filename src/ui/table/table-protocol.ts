@@ -69,6 +69,8 @@ export interface TableSnapshot {
   readonly banner?: string;
   /** The key help's extra line: which keys do nothing on this kind. */
   readonly note?: string;
+  /** When the host sent it (epoch ms): the page records it with each draw, so a benchmark can tell the host's share of a delay from the page's. */
+  readonly sentAt?: number;
 }
 
 export type HostMessage = TableSnapshot | { readonly type: 'focus-filter' } | { readonly type: 'problem'; readonly text: string };

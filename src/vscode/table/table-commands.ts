@@ -83,7 +83,7 @@ export function registerTables(manager: TableSource, clock: Clock, memento: vsco
   };
 
   const adopt = (panel: vscode.WebviewPanel, state: TableState): TablePanel => {
-    const table = new TablePanel(panel, modelOf(state), host, root, (t) => panels.delete(t));
+    const table = new TablePanel(panel, () => modelOf(state), host, root, (t) => panels.delete(t));
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'kube-watch.svg');
     panels.add(table);
     return table;

@@ -36,16 +36,22 @@ export class TablePanel implements vscode.Disposable {
   private disposed = false;
   /** The model's revision the page was last sent: its throttled notice after an answer already sent sends nothing more. */
   private postedRevision = -1;
+  model: TableModel;
 
+  /**
+   * The page is given its HTML before `createModel` runs: VS Code builds the webview in the
+   * window while the model reads 100,000 objects here (PERF B15, open).
+   */
   constructor(
     readonly panel: vscode.WebviewPanel,
-    public model: TableModel,
+    createModel: () => TableModel,
     private readonly host: TablePanelHost,
     root: vscode.Uri,
     private readonly onClosed: (panel: TablePanel) => void,
   ) {
     panel.webview.options = { enableScripts: true, localResourceRoots: [root] };
     panel.webview.html = html(panel.webview, root);
+    this.model = createModel();
     this.subscriptions = [
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.received(m)),
       panel.onDidChangeViewState(() => this.model.setVisible(panel.visible)),
@@ -67,7 +73,7 @@ export class TablePanel implements vscode.Disposable {
   post(): void {
     if (this.disposed || !this.panel.visible) return;
     this.postedRevision = this.model.revision;
-    const message: HostMessage = { ...this.model.snapshot(), kinds: this.host.kinds(this.model) };
+    const message: HostMessage = { ...this.model.snapshot(), kinds: this.host.kinds(this.model), sentAt: this.model.clock.now() };
     void this.panel.webview.postMessage(message);
     this.scheduleTick();
   }

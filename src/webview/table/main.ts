@@ -92,11 +92,11 @@ function enqueue(s: TableSnapshot): void {
 }
 
 /**
- * Each snapshot drawn (the last 500): when (Date.now()), its row count, filter and sort. Read by
+ * Each snapshot drawn (the last 500): when (Date.now()), when the host sent it, its row count, filter and sort. Read by
  * the benchmark (B15) as `window.__kwTableDraws` after the fact, so it times a change without
  * polling the page while it works.
  */
-const draws: { at: number; total: number; filter: string; sort: string }[] = [];
+const draws: { at: number; sent?: number; total: number; filter: string; sort: string }[] = [];
 (window as unknown as { __kwTableDraws: typeof draws }).__kwTableDraws = draws;
 
 function render(s: TableSnapshot): void {
@@ -104,7 +104,7 @@ function render(s: TableSnapshot): void {
   draw(s);
   renderMs.push(performance.now() - t0);
   if (renderMs.length > 500) renderMs.shift();
-  draws.push({ at: Date.now(), total: s.total, filter: s.filter, sort: s.sort ? `${s.sort.column}${s.sort.descending ? ' descending' : ''}` : '' });
+  draws.push({ at: Date.now(), sent: s.sentAt, total: s.total, filter: s.filter, sort: s.sort ? `${s.sort.column}${s.sort.descending ? ' descending' : ''}` : '' });
   if (draws.length > 500) draws.shift();
 }
 

@@ -55,6 +55,8 @@ export class TableModel implements Disposable {
   private prefs: ColumnPrefs | undefined;
   private viewport: Viewport = { start: 0, count: 50 };
   private timer: TimerHandle | undefined;
+  /** The first read of the informers, while `loadLater` defers it. */
+  private loading: TimerHandle | undefined;
   private showing: Disposable | undefined;
   private readonly prePrinter: RowPrePrinter<TableRow>;
   private visible = false;
@@ -95,7 +97,8 @@ export class TableModel implements Disposable {
       source.onLifecycle((id, event) => this.lifecycle(id, event)),
       ...(options.extra ? [options.extra.onDidChange((change) => this.extraChanged(change.context, change.kind.kind, change.keys))] : []),
     ];
-    this.syncEntries();
+    if (options.loadLater) this.loading = this.clock.setTimer(() => ((this.loading = undefined), this.syncEntries()), 0);
+    else this.syncEntries();
     this.applyFilter();
   }
 
@@ -107,6 +110,11 @@ export class TableModel implements Disposable {
   /** Counts the changes: equal before and after, nothing a snapshot shows has changed but the time. */
   get revision(): number {
     return this.changes;
+  }
+
+  /** False until a `loadLater` model has read the informers (its snapshot would show no rows and say nothing is watched). */
+  get loaded(): boolean {
+    return this.loading === undefined;
   }
 
   /** The state to restore the panel with. */
@@ -226,6 +234,8 @@ export class TableModel implements Disposable {
     this.disposed = true;
     for (const s of this.subscriptions) s.dispose();
     this.timer?.cancel();
+    this.loading?.cancel();
+    this.loading = undefined;
     this.fading.dispose();
     this.timer = undefined;
     this.prePrinter.stop();
@@ -236,7 +246,7 @@ export class TableModel implements Disposable {
 
   /** Timers and showings held now (0 once disposed or idle): for leak tests. */
   get openHandles(): number {
-    return (this.timer ? 1 : 0) + this.fading.openHandles + (this.showing ? 1 : 0) + this.prePrinter.openHandles;
+    return (this.timer ? 1 : 0) + (this.loading ? 1 : 0) + this.fading.openHandles + (this.showing ? 1 : 0) + this.prePrinter.openHandles;
   }
 
   // ---- rows ----

@@ -45,7 +45,8 @@ export function registerTables(manager: TableSource, clock: Clock, memento: vsco
   const keyOf = (s: TableState) => `${s.context}\n${s.group}\n${s.resource}`;
   const prefsOf = (columnsKey: string): ColumnPrefs | undefined => memento.get<Record<string, ColumnPrefs>>(COLUMNS_KEY, {})[columnsKey];
 
-  const modelOf = (state: TableState) => {
+  /** `loadLater` for a new panel: its page goes to VS Code before the objects are read (TableModelOptions). */
+  const modelOf = (state: TableState, loadLater = false) => {
     const columnsKey = state.group ? `${state.resource}.${state.group}` : state.resource;
     return new TableModel(manager, state, {
       clock,
@@ -53,6 +54,7 @@ export function registerTables(manager: TableSource, clock: Clock, memento: vsco
       isPaused: options.isPaused,
       extra: options.extra,
       columnPrefs: prefsOf(columnsKey),
+      loadLater,
       contextValueOf: (row) => {
         const type = manager.entry(row.entryId)?.type;
         const base = presentObject(row.object, row.name, type && printerKind(type), clock.now());
@@ -83,7 +85,7 @@ export function registerTables(manager: TableSource, clock: Clock, memento: vsco
   };
 
   const adopt = (panel: vscode.WebviewPanel, state: TableState): TablePanel => {
-    const table = new TablePanel(panel, () => modelOf(state), host, root, (t) => panels.delete(t));
+    const table = new TablePanel(panel, modelOf(state, true), host, root, (t) => panels.delete(t));
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'kube-watch.svg');
     panels.add(table);
     return table;

@@ -36,22 +36,16 @@ export class TablePanel implements vscode.Disposable {
   private disposed = false;
   /** The model's revision the page was last sent: its throttled notice after an answer already sent sends nothing more. */
   private postedRevision = -1;
-  model: TableModel;
 
-  /**
-   * The page is given its HTML before `createModel` runs: VS Code builds the webview in the
-   * window while the model reads 100,000 objects here (PERF B15, open).
-   */
   constructor(
     readonly panel: vscode.WebviewPanel,
-    createModel: () => TableModel,
+    public model: TableModel,
     private readonly host: TablePanelHost,
     root: vscode.Uri,
     private readonly onClosed: (panel: TablePanel) => void,
   ) {
     panel.webview.options = { enableScripts: true, localResourceRoots: [root] };
     panel.webview.html = html(panel.webview, root);
-    this.model = createModel();
     this.subscriptions = [
       panel.webview.onDidReceiveMessage((m: WebviewMessage) => this.received(m)),
       panel.onDidChangeViewState(() => this.model.setVisible(panel.visible)),
@@ -69,9 +63,9 @@ export class TablePanel implements vscode.Disposable {
     this.post();
   }
 
-  /** Sends the current snapshot now (while the page is shown). */
+  /** Sends the current snapshot now (while the page is shown and the model has read its objects). */
   post(): void {
-    if (this.disposed || !this.panel.visible) return;
+    if (this.disposed || !this.panel.visible || !this.model.loaded) return;
     this.postedRevision = this.model.revision;
     const message: HostMessage = { ...this.model.snapshot(), kinds: this.host.kinds(this.model), sentAt: this.model.clock.now() };
     void this.panel.webview.postMessage(message);

@@ -250,3 +250,27 @@ describe('table extra columns', () => {
     assert.ok(extra.shows.every((x) => x.disposed));
   });
 });
+
+describe('a table model read later', () => {
+  it('with loadLater, reads the informers in a task of its own: no rows and not loaded until then; disposed before, it never reads', () => {
+    const { clock, source } = setup();
+    const model = new TableModel(source, SCOPE, { clock, loadLater: true });
+    let changes = 0;
+    model.onDidChange(() => changes++);
+    assert.equal(model.loaded, false);
+    assert.equal(model.snapshot().total, 0, 'nothing read in the constructor');
+    assert.equal(model.openHandles, 1, 'the load is due');
+    clock.advance(0);
+    assert.equal(model.loaded, true);
+    assert.equal(model.snapshot().total, 5);
+    clock.advance(100);
+    assert.equal(changes, 1, 'its listeners hear of the rows');
+    model.dispose();
+
+    const early = new TableModel(source, SCOPE, { clock, loadLater: true });
+    early.dispose();
+    assert.equal(early.openHandles, 0);
+    clock.advance(1000);
+    assert.equal(early.snapshot().total, 0, 'a disposed model reads nothing');
+  });
+});

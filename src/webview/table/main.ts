@@ -108,6 +108,9 @@ function render(s: TableSnapshot): void {
   if (draws.length > 500) draws.shift();
 }
 
+/** The state as last given to `vscode.setState` (JSON). */
+let stateSaved: string | undefined;
+
 /** The `:` suggestions as last filled. */
 let kindsShown: string | undefined;
 
@@ -115,7 +118,12 @@ function draw(s: TableSnapshot): void {
   const previousIndex = focusIndex;
   last = s;
   serial++;
-  vscode.setState(s.state);
+  // The state goes to the workbench (a message each time): only when it changed, not on each of 10 draws a second.
+  const state = JSON.stringify(s.state);
+  if (state !== stateSaved) {
+    stateSaved = state;
+    vscode.setState(s.state);
+  }
   shown = s.columns.filter((c) => !c.hidden);
   focusColumn = Math.min(focusColumn, Math.max(0, shown.length - 1));
   // The focused row stays where it is on screen when rows come or go above it.
@@ -186,7 +194,7 @@ function fillNamespaces(s: TableSnapshot): void {
       }),
     );
   }
-  namespace.value = s.namespace;
+  if (namespace.value !== s.namespace) namespace.value = s.namespace;
 }
 
 /** The cell that carries the active descendant's id and spoken label, as last marked. */

@@ -1,4 +1,5 @@
 import { countText } from './object-count';
+import { plural } from '../printers/cells';
 import { resourceTypeName, type ResourceType } from '../../informer';
 import type { CatalogState } from '../../catalog';
 import type { WatchEntry } from '../../manager';
@@ -34,7 +35,7 @@ export function presentContext(name: string, entries: readonly WatchEntry[], now
 export function presentCatalog(state: CatalogState): NodePresentation {
   const count = state.groups?.reduce((n, g) => n + g.types.length, 0);
   const description =
-    state.problem && !state.groups ? state.problem : state.loading && !state.groups ? 'reading discovery…' : count !== undefined ? `${count} types in ${state.groups?.length ?? 0} API groups` : undefined;
+    state.problem && !state.groups ? state.problem : state.loading && !state.groups ? 'reading discovery…' : count !== undefined ? `${plural(count, 'type')} in ${plural(state.groups?.length ?? 0, 'API group')}` : undefined;
   return { label: 'All resources', description, icon: { id: 'library' }, collapsible: 'collapsed', contextValue: 'catalog' };
 }
 

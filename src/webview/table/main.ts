@@ -139,7 +139,8 @@ function draw(s: TableSnapshot): void {
   filter.setAttribute('aria-invalid', String(!!s.filterProblem));
   banner.hidden = !s.banner;
   banner.textContent = s.banner ?? '';
-  count.textContent = s.total === s.all ? `${s.total} ${s.total === 1 ? 'row' : 'rows'}` : `${s.total} of ${s.all} rows`;
+  // In the user's digit grouping: "100 of 100,000 rows".
+  count.textContent = s.total === s.all ? `${s.total.toLocaleString()} ${s.total === 1 ? 'row' : 'rows'}` : `${s.total.toLocaleString()} of ${s.all.toLocaleString()} rows`;
   fillNamespaces(s);
   if (s.kinds && s.kinds.join('\n') !== kindsShown) {
     kindsShown = s.kinds.join('\n');

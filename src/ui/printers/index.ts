@@ -33,7 +33,7 @@ import { printEvent } from './event';
 import { printGeneric } from './generic';
 import { printIngress, printService } from './network';
 import { printNode } from './node';
-import { printPod } from './pod';
+import { podCells, printPod } from './pod';
 import type { PrinterColumn } from './printer-columns';
 import type { PrintedRow } from './printed-row';
 import { printPersistentVolumeClaim } from './storage';
@@ -103,4 +103,9 @@ export function printObject(obj: KubeObject, kind: string | undefined, now: numb
   if (columns) return printCustomResource(obj, kind, columns, now);
   const printer = kind !== undefined && Object.hasOwn(PRINTERS, kind) ? PRINTERS[kind] : undefined;
   return printer ? printer(obj, now) : printGeneric(obj, kind, now);
+}
+
+/** `printObject(…).cells` alone, sooner where a printer can skip the rest (pods: a table of 100,000 reads only cells). */
+export function printCells(obj: KubeObject, kind: string | undefined, now: number, columns?: readonly PrinterColumn[]): string[] {
+  return kind === 'Pod' && !columns ? podCells(obj, now) : printObject(obj, kind, now, columns).cells;
 }

@@ -144,6 +144,39 @@ export function podHealth(r: PodReading): Health {
   return { icon: 'warning', tone: 'warning' };
 }
 
+/** kubectl's columns of a pod: the default ones, then the wide ones. */
+function podColumns(obj: KubeObject, r: PodReading, now: number): { columns: [string, string][]; wide: [string, string][] } {
+  const spec = record(obj.spec);
+  const st = record(obj.status);
+  const ip = str(record(records(st.podIPs)[0]).ip) || str(st.podIP);
+  const gates = records(spec.readinessGates);
+  const gatesCell = gates.length === 0 ? '<none>' : `${gates.filter((g) => condition(st, str(g.conditionType))?.status === 'True').length}/${gates.length}`;
+  return {
+    columns: [
+      ['NAME', obj.metadata.name ?? ''],
+      ['READY', `${r.ready}/${r.total}`],
+      ['STATUS', r.reason],
+      ['RESTARTS', restartsCell(r, now)],
+      ['AGE', age(obj, now)],
+    ],
+    wide: [
+      ['IP', orNone(ip)],
+      ['NODE', orNone(str(spec.nodeName))],
+      ['NOMINATED NODE', orNone(str(st.nominatedNodeName))],
+      ['READINESS GATES', gatesCell],
+    ],
+  };
+}
+
+/**
+ * A pod's cells alone, as `printPod` prints them (wide ones included), without the tree's
+ * summary, health and notes: the table prints 100,000 pods and reads only these (PERF B15).
+ */
+export function podCells(obj: KubeObject, now: number): string[] {
+  const { columns, wide } = podColumns(obj, readPod(obj), now);
+  return [...columns, ...wide].map(([, text]) => text);
+}
+
 /**
  * Pods: NAME READY STATUS RESTARTS AGE, wide IP NODE NOMINATED NODE READINESS GATES.
  * Description: "CrashLoopBackOff 0/1 · 6 restarts (2m ago) · 3d" (restarts only when some).
@@ -152,29 +185,10 @@ export function printPod(obj: KubeObject, now: number): PrintedRow {
   const r = readPod(obj);
   const spec = record(obj.spec);
   const st = record(obj.status);
-  const readyCell = `${r.ready}/${r.total}`;
-  const restarts = restartsCell(r, now);
-  const ip = str(record(records(st.podIPs)[0]).ip) || str(st.podIP);
-  const gates = records(spec.readinessGates);
-  const gatesCell = gates.length === 0 ? '<none>' : `${gates.filter((g) => condition(st, str(g.conditionType))?.status === 'True').length}/${gates.length}`;
+  const { columns, wide } = podColumns(obj, r, now);
   const restartField =
     r.restarts === 0 ? '' : `${plural(r.restarts, 'restart')}${r.lastRestart !== undefined ? ` (${humanDuration(now - r.lastRestart)} ago)` : ''}`;
-  return row(
-    [
-      ['NAME', obj.metadata.name ?? ''],
-      ['READY', readyCell],
-      ['STATUS', r.reason],
-      ['RESTARTS', restarts],
-      ['AGE', age(obj, now)],
-    ],
-    { summary: [r.reason, readyCell, restartField, ageField(obj, now)], health: podHealth(r), notes: [...podNotes(st), ...ephemeralNotes(spec, st)] },
-    [
-      ['IP', orNone(ip)],
-      ['NODE', orNone(str(spec.nodeName))],
-      ['NOMINATED NODE', orNone(str(st.nominatedNodeName))],
-      ['READINESS GATES', gatesCell],
-    ],
-  );
+  return row(columns, { summary: [r.reason, `${r.ready}/${r.total}`, restartField, ageField(obj, now)], health: podHealth(r), notes: [...podNotes(st), ...ephemeralNotes(spec, st)] }, wide);
 }
 
 /** The pod's own message (an eviction's, say), and the first waiting or terminated container's. */

@@ -1,4 +1,4 @@
-import { printObject, type PrinterColumn } from '../printers';
+import { printCells, type PrinterColumn } from '../printers';
 import { staleDescription, type Staleness } from '../staleness';
 import type { TableColumn } from './table-columns';
 import type { RowView } from './table-protocol';
@@ -22,7 +22,7 @@ export interface RowDrawing {
  * tree's row does, so the tree's commands accept it.
  */
 export function rowView(row: TableRow, drawn: readonly TableColumn[], now: number, draw: RowDrawing): RowView {
-    const printed = printObject(row.object, draw.printKind, now, draw.crdColumns(row.entryId)).cells;
+    const printed = printCells(row.object, draw.printKind, now, draw.crdColumns(row.entryId));
     const cells: string[] = [];
     const titles: Record<number, string> = {};
     const tones: Record<number, 'muted' | 'warning'> = {};

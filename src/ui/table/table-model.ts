@@ -1,7 +1,7 @@
 import { systemClock, type Clock, type Disposable, type TimerHandle } from '../../base';
 import type { KubeObject, TimedLifecycleEvent } from '../../informer';
 import type { WatchEntry } from '../../manager';
-import { crdPrinterColumns, printerKind, printObject } from '../printers';
+import { crdPrinterColumns, printCells, printerKind } from '../printers';
 import type { WatchTreeSource } from '../tree/tree-source';
 import { parseRowFilter } from './row-filter';
 import type { SortKey } from './sort-key';
@@ -289,7 +289,7 @@ export class TableModel implements Disposable {
   }
 
   private print(entryId: string, obj: KubeObject): string[] {
-    return printObject(obj, this.printKind, this.clock.now(), this.crdColumns(entryId)).cells;
+    return printCells(obj, this.printKind, this.clock.now(), this.crdColumns(entryId));
   }
 
   /** The row with its cells and filter text, printed now if they were not. */

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../../../src/informer';
-import { describeRow, kubectlLines, printObject } from '../../../src/ui/printers';
+import { describeRow, kubectlLines, printCells, printObject } from '../../../src/ui/printers';
 import { readPod } from '../../../src/ui/printers/pod';
 import { objectTooltip } from '../../../src/ui/tree/node-presentation';
 import { DAY, MINUTE, NOW, SECOND, ago, defaultCells, transcriptObject } from './support';
@@ -266,5 +266,17 @@ describe('printers: Pod (kubectl READY, STATUS, RESTARTS, AGE)', () => {
     const bare: KubeObject = { metadata: { name: 'p' }, spec: 'x', status: { phase: 'Running', containerStatuses: [null, 3, { state: null }], initContainerStatuses: 'no' } };
     assert.doesNotThrow(() => printObject(bare, 'Pod', NOW));
     assert.equal(printObject(bare, 'Pod', NOW).cells[2], 'Running');
+  });
+
+  it("the table's cells alone (printCells) are the printed row's cells, wide ones included, for every case here", () => {
+    const withTimes = pod('timed', { containers: 2 }, { phase: 'Running', podIP: '10.0.0.7', containerStatuses: [{ ready: true, restartCount: 2, state: { running }, lastState: lastTerminated(5 * MINUTE) }, { restartCount: 1 }] }, { creationTimestamp: ago(2 * DAY) });
+    const gated = { ...withTimes, spec: { ...(withTimes.spec as object), nodeName: 'node-1', readinessGates: [{ conditionType: 'www' }] }, status: { ...(withTimes.status as object), nominatedNodeName: 'node-2', conditions: [{ type: 'www', status: 'True' }] } };
+    const bare: KubeObject = { metadata: { name: 'p' }, spec: 'x', status: { phase: 'Running', containerStatuses: [null, 3, { state: null }], initContainerStatuses: 'no' } };
+    const cases = [...GOLDEN.map(([obj]) => obj), transcriptObject('pod-p1-pending'), withTimes, gated, bare];
+    for (const obj of cases) assert.deepEqual(printCells(obj, 'Pod', NOW), printObject(obj, 'Pod', NOW).cells, String(obj.metadata.name));
+    assert.deepEqual(printCells(gated, 'Pod', NOW).slice(1), ['1/2', 'Running', '3 (5m ago)', '2d', '10.0.0.7', 'node-1', 'node-2', '1/1']);
+    // Other kinds go through their printer.
+    const cm: KubeObject = { metadata: { name: 'settings' }, data: { a: '1', b: '2' } };
+    assert.deepEqual(printCells(cm, 'ConfigMap', NOW), printObject(cm, 'ConfigMap', NOW).cells);
   });
 });
